@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The front door: `make` sets up and runs the x86_64 KUnit job, `make check`
+# runs every test. `make help` lists the targets and knobs.
+
+KERNEL  ?= 6.12
+ARCH    ?= x86_64
+ARCHES  := x86_64 arm64
+KERNELS := 6.12
+JOBS    ?= $(shell nproc)
+TIMEOUT ?= 1800
+FILTER  ?=
+FORCE   ?=
+
+ifneq ($(CACHE),)
+export CACHE := $(abspath $(CACHE))
+endif
+export TIMEOUT
+
+SYNC    := kunit/sync --kernel $(KERNEL)
+RUN     := kunit/run --kernel $(KERNEL) --jobs $(JOBS)
+SUMMARY := kunit/summary
+CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a)))
+
+.PHONY: all help setup sync tree test check check-tools checkpatch bench clean
+
+all: test
+
+help:
+	@echo 'Targets:'
+	@echo '  make              set up, sync and run the KUnit suites on $$ARCH (x86_64)'
+	@echo '  make check        all tests: every kernel x arch cell, tool tests, checkpatch'
+	@echo '  make setup        install missing Debian packages (as root; else prints the line)'
+	@echo '  make sync         lay the overlay and patches over the cached tree'
+	@echo '                    (SYNC_ARGS=--dry-run shows what would change)'
+	@echo '  make tree         print the synced tree'"'"'s path'
+	@echo '  make test         sync, then kunit.py run for $$KERNEL on $$ARCH, then the table'
+	@echo '  make check-tools  the tools'"'"' own tests (python3 -m unittest)'
+	@echo '  make checkpatch   scripts/checkpatch.pl --strict over overlay C files and patches'
+	@echo '  make bench        the speed figures of the pipeline (takes ~30 min)'
+	@echo '  make clean        remove build dirs and results of $$KERNEL from the cache'
+	@echo 'Knobs:'
+	@echo '  ARCH=x86_64|arm64     architecture (default x86_64)'
+	@echo '  KERNEL=$(KERNELS)          base kernel (default 6.12)'
+	@echo '  CACHE=DIR             tree, build dirs, ccache, results'
+	@echo '                        (default $${XDG_CACHE_HOME:-~/.cache}/kernel-overlay)'
+	@echo '  JOBS=N                parallel build jobs (default nproc = $(JOBS))'
+	@echo '  TIMEOUT=S             seconds a booted kernel may run (default 1800)'
+	@echo '  FILTER=GLOB           kunit.py filter glob for make test, e.g. "sm4*"'
+	@echo '  FORCE=1               make sync resets files edited by hand in the tree'
+
+setup:
+	@kunit/setup $(KERNELS)
+
+sync:
+	@$(SYNC) $(if $(FORCE),--force) $(SYNC_ARGS)
+
+tree:
+	@$(SYNC) --print-tree
+
+test: setup
+	@$(SYNC) -q
+	@$(RUN) --arch $(ARCH) $(FILTER); $(SUMMARY) $(KERNEL)-$(ARCH)
+
+check-tools:
+	@python3 -m unittest discover -s kunit/tests 2>&1
+
+checkpatch:
+	@for k in $(KERNELS); do kunit/checkpatch $$k || exit 1; done
+
+# Every cell runs even when one fails; the summary's closing line is the
+# verdict over all of them and comes last.
+check: setup
+	@rc=0; \
+	$(MAKE) --no-print-directory check-tools || rc=1; \
+	for k in $(KERNELS); do kunit/sync -q --kernel $$k || exit 2; done; \
+	$(MAKE) --no-print-directory checkpatch || rc=1; \
+	for k in $(KERNELS); do for a in $(ARCHES); do \
+		kunit/run --kernel $$k --arch $$a --jobs $(JOBS) || true; \
+	done; done; \
+	$(SUMMARY) $(CELLS) || rc=1; \
+	exit $$rc
+
+bench: setup
+	@$(SYNC) -q
+	@kunit/bench --kernel $(KERNEL)
+
+clean:
+	@tree=$$($(SYNC) --print-tree); rm -rf "$${tree%/src}/build" "$${tree%/$(KERNEL)/src}/results"

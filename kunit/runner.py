@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Run kunit.py in the synced tree for one kernel x arch cell.
+
+The command is kunit.py's own; this module only chooses its arguments
+(the repo's .kunitconfig plus the arch fragment, the cached build dir,
+ccache, the JSON result file) and records what the results summary needs
+to judge the cell: kunit.py's exit code and the suites the config enables.
+"""
+
+import fnmatch
+import json
+import os
+import re
+import shlex
+import subprocess
+from typing import Dict, List, Optional
+
+import common
+import overlay
+
+CONFIGS = os.path.join(common.REPO, 'kunit', 'configs')
+SUITES = os.path.join(common.REPO, 'kunit', 'suites')
+KUNITCONFIG = os.path.join(common.REPO, '.kunitconfig')
+
+
+def kunitconfigs(a: common.Arch) -> List[str]:
+	"""The kunitconfig files of an arch: the repo's, then its fragment."""
+	paths = [KUNITCONFIG]
+	fragment = os.path.join(CONFIGS, a.name + '.config')
+	if os.path.exists(fragment):
+		paths.append(fragment)
+	return paths
+
+
+def enabled_symbols(paths: List[str]) -> List[str]:
+	"""CONFIG_ symbols set to y or m in kconfig fragments, in order."""
+	symbols = []
+	for path in paths:
+		with open(path, encoding='utf-8') as f:
+			for line in f:
+				m = re.match(r'CONFIG_(\w+)=[ym]\s*$', line)
+				if m:
+					symbols.append(m.group(1))
+	return symbols
+
+
+def suite_table(path: str = SUITES) -> Dict[str, List[str]]:
+	"""Config symbol -> the suites it registers, from kunit/suites."""
+	table: Dict[str, List[str]] = {}
+	with open(path, encoding='utf-8') as f:
+		for line in f:
+			words = line.split('#', 1)[0].split()
+			if words:
+				table[words[0]] = words[1:]
+	return table
+
+
+def expected_suites(paths: List[str], table: Dict[str, List[str]]) -> List[str]:
+	suites: List[str] = []
+	for sym in enabled_symbols(paths):
+		suites.extend(s for s in table.get(sym, []) if s not in suites)
+	return suites
+
+
+def filter_suites(suites: List[str], extra: List[str]) -> List[str]:
+	"""The suites a kunit.py filter_glob among extra arguments lets run."""
+	globs = [x for x in extra if not x.startswith('-')]
+	if not globs:
+		return suites
+	suite_glob = globs[0].split('.', 1)[0]
+	return [s for s in suites if fnmatch.fnmatchcase(s, suite_glob)]
+
+
+def ccache_env(env: Dict[str, str]) -> Dict[str, str]:
+	"""ccache in the cache; hits across build dirs of the same depth."""
+	cache = common.cache_dir()
+	env = dict(env)
+	env.setdefault('CCACHE_DIR', os.path.join(cache, 'ccache'))
+	env.setdefault('CCACHE_BASEDIR', cache)
+	env.setdefault('CCACHE_NOHASHDIR', '1')
+	env.setdefault('CCACHE_MAXSIZE', '10G')
+	return env
+
+
+def kunit_args(k: common.Kernel, a: common.Arch, build: str, json_path: Optional[str],
+	       jobs: int, timeout: int, extra: List[str]) -> List[str]:
+	"""The kunit.py run command line, relative to the tree."""
+	cc = a.cross_compile + 'gcc'
+	args = ['./tools/testing/kunit/kunit.py', 'run',
+		*(f'--kunitconfig={p}' for p in kunitconfigs(a)),
+		f'--arch={a.name}',
+		f'--build_dir={build}',
+		f'--jobs={jobs}',
+		f'--timeout={timeout}',
+		f'--make_options=CC=ccache {cc}',
+		'--make_options=HOSTCC=ccache gcc']
+	if a.cross_compile:
+		args.append(f'--cross_compile={a.cross_compile}')
+	args.extend(f'--qemu_args={q}' for q in a.qemu_args)
+	if json_path:
+		args.append(f'--json={json_path}')
+	return args + extra
+
+
+def check_tree(tree: str) -> None:
+	if overlay.tree_version(tree) is None:
+		raise common.UsageError(f'no synced tree at {tree} (run make sync)')
+	if os.path.exists(os.path.join(tree, '.git', overlay.STATE, 'journal.json')):
+		raise common.UsageError(f'tree {tree} is half-synced (run make sync)')
+
+
+def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
+	extra: List[str], flavour: str = '') -> int:
+	"""Run one cell; write results/<cell>.json and <cell>.status.json."""
+	tree = common.tree_dir(k)
+	check_tree(tree)
+	build = common.build_dir(k, a, flavour)
+	os.makedirs(os.path.dirname(build), exist_ok=True)
+	results = common.results_dir()
+	os.makedirs(results, exist_ok=True)
+	name = common.cell(k, a) + (('-' + flavour) if flavour else '')
+	json_path = os.path.join(results, name + '.json')
+	status_path = os.path.join(results, name + '.status.json')
+	for stale in (json_path, status_path):
+		if os.path.exists(stale):
+			os.unlink(stale)
+	args = kunit_args(k, a, build, json_path, jobs, timeout, extra)
+	print(f'run: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
+	rc = subprocess.run(['python3', *args], cwd=tree, env=ccache_env(dict(os.environ)),
+			    check=False).returncode
+	status = {
+		'kernel': k.version,
+		'arch': a.name,
+		'rc': rc,
+		'expected_suites': filter_suites(expected_suites(kunitconfigs(a), suite_table()), extra),
+		'log': os.path.join(build, 'test.log'),
+		'filter': ' '.join(extra),
+	}
+	with open(status_path, 'w', encoding='utf-8') as f:
+		json.dump(status, f, indent=1)
+	return rc
