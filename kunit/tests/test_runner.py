@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kunit/runner.py and the command lines: arguments and bad input."""
+
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+from helpers import KUNIT
+
+import common
+import runner
+
+
+def cli(tool, *args, env=None):
+	return subprocess.run([os.path.join(KUNIT, tool), *args], capture_output=True, text=True,
+			      env=dict(os.environ, **(env or {})), check=False)
+
+
+class Arguments(unittest.TestCase):
+	def test_arm64_cross_compiles_with_ccache(self):
+		k, a = common.kernel('6.12'), common.arch('arm64')
+		args = runner.kunit_args(k, a, '/b', '/r.json', 3, 60, [])
+		self.assertIn('--arch=arm64', args)
+		self.assertIn('--cross_compile=aarch64-linux-gnu-', args)
+		self.assertIn('--make_options=CC=ccache aarch64-linux-gnu-gcc', args)
+		self.assertIn('--jobs=3', args)
+		self.assertIn('--json=/r.json', args)
+		self.assertFalse(any(x.startswith('--qemu_args') for x in args))
+
+	def test_x86_64_boots_with_cpu_max(self):
+		args = runner.kunit_args(common.kernel('6.12'), common.arch('x86_64'), '/b', None, 2, 60, [])
+		self.assertIn('--qemu_args=-cpu max', args)
+		self.assertIn(f'--kunitconfig={runner.KUNITCONFIG}', args)
+		self.assertIn('--make_options=CC=ccache gcc', args)
+
+	def test_filter_glob_narrows_expected_suites(self):
+		self.assertEqual(runner.filter_suites(['sm4', 'scsi_lib', 'sm4_modes'], ['sm4*']),
+				 ['sm4', 'sm4_modes'])
+		self.assertEqual(runner.filter_suites(['sm4', 'x'], ['--raw_output']), ['sm4', 'x'])
+		self.assertEqual(runner.filter_suites(['sm4', 'x'], ['x.case']), ['x'])
+
+
+class Configs(unittest.TestCase):
+	def test_every_enabled_test_symbol_names_its_suites(self):
+		table = runner.suite_table()
+		for a in common.ARCHES.values():
+			for sym in runner.enabled_symbols(runner.kunitconfigs(a)):
+				if re.search(r'(KUNIT_TEST|_TEST)$', sym):
+					with self.subTest(arch=a.name, symbol=sym):
+						self.assertIn(sym, table, 'add it to kunit/suites')
+
+	def test_every_suites_row_is_enabled_somewhere(self):
+		enabled = set()
+		for a in common.ARCHES.values():
+			enabled.update(runner.enabled_symbols(runner.kunitconfigs(a)))
+		for sym in runner.suite_table():
+			with self.subTest(symbol=sym):
+				self.assertIn(sym, enabled)
+
+	def test_arch_fragments_do_not_contradict_kunitconfig(self):
+		def options(path):
+			with open(path, encoding='utf-8') as f:
+				return re.findall(r'^(CONFIG_\w+)=(\S+)', f.read(), re.M)
+		base = dict(options(runner.KUNITCONFIG))
+		for a in common.ARCHES.values():
+			for path in runner.kunitconfigs(a)[1:]:
+				for sym, val in options(path):
+					self.assertEqual(base.get(sym, val), val, f'{path}: {sym}')
+
+
+class BadInput(unittest.TestCase):
+	def setUp(self):
+		self.cache = tempfile.mkdtemp(prefix='kernel-overlay-test-')
+		self.env = {'CACHE': self.cache, 'KERNEL': '', 'ARCH': ''}
+
+	def tearDown(self):
+		os.rmdir(self.cache)
+
+	def one_line_error(self, proc, pattern):
+		self.assertEqual(proc.returncode, 2)
+		self.assertEqual(proc.stdout, '')
+		self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+		self.assertRegex(proc.stderr, pattern)
+
+	def test_unknown_arch(self):
+		self.one_line_error(cli('run', '--arch', 'sparc', env=self.env),
+				    r"^run: unknown ARCH 'sparc'; valid: x86_64 arm64$")
+
+	def test_unknown_arch_from_environment(self):
+		self.one_line_error(cli('run', env=dict(self.env, ARCH='riscv')),
+				    r"unknown ARCH 'riscv'; valid: x86_64 arm64")
+
+	def test_unknown_kernel(self):
+		for tool in ('run', 'sync'):
+			with self.subTest(tool=tool):
+				self.one_line_error(cli(tool, '--kernel', '5.4', env=self.env),
+						    rf"^{tool}: unknown kernel '5.4'; valid: 6.12$")
+
+	def test_run_without_synced_tree(self):
+		self.one_line_error(cli('run', '--arch', 'arm64', env=self.env),
+				    r'^run: no synced tree at .* \(run make sync\)$')
+
+	def test_summary_without_results(self):
+		self.one_line_error(cli('summary', env=self.env), r'^summary: no results in ')
+
+	def test_setup_unknown_kernel(self):
+		proc = cli('setup', '4.19')
+		self.assertEqual(proc.returncode, 2)
+		self.assertEqual(proc.stderr, "setup: unknown kernel '4.19'; valid: 6.12\n")
+
+
+class SetupAsUser(unittest.TestCase):
+	"""As non-root with a package missing, setup prints the apt-get line."""
+
+	def test_prints_apt_line_and_fails(self):
+		with tempfile.TemporaryDirectory() as bin_dir:
+			for name, body in (('id', 'echo 1000'),
+					   ('dpkg-query', '[ "$3" = ccache ] && exit 1; echo "install ok installed"'),
+					   ('apt-get', 'echo apt-get must not run >&2; exit 99'),
+					   ('sudo', 'echo sudo must not run >&2; exit 99')):
+				path = os.path.join(bin_dir, name)
+				with open(path, 'w', encoding='utf-8') as f:
+					f.write(f'#!/bin/sh\n{body}\n')
+				os.chmod(path, 0o755)
+			proc = cli('setup', env={'PATH': bin_dir + os.pathsep + os.environ['PATH']})
+		self.assertEqual(proc.returncode, 1)
+		self.assertEqual(proc.stderr,
+				 'setup: missing packages; run as root: apt-get install -y ccache\n')
+
+
+if __name__ == '__main__':
+	unittest.main()
