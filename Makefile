@@ -63,7 +63,7 @@ test: setup
 	@$(RUN) --arch $(ARCH) $(FILTER); $(SUMMARY) $(KERNEL)-$(ARCH)
 
 check-tools:
-	@python3 -m unittest discover -s kunit/tests 2>&1
+	@/usr/bin/python3 -m unittest discover -s kunit/tests 2>&1
 
 checkpatch:
 	@for k in $(KERNELS); do kunit/checkpatch $$k || exit 1; done

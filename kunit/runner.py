@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 from typing import Dict, List, Optional
 
 import common
@@ -126,7 +127,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 			os.unlink(stale)
 	args = kunit_args(k, a, build, json_path, jobs, timeout, extra)
 	print(f'run: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
-	rc = subprocess.run(['python3', *args], cwd=tree, env=ccache_env(dict(os.environ)),
+	rc = subprocess.run([sys.executable, *args], cwd=tree, env=ccache_env(dict(os.environ)),
 			    check=False).returncode
 	status = {
 		'kernel': k.version,
