@@ -10,6 +10,7 @@ a hang, a build failure), or when an expected suite did not report.
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Tuple
 
@@ -43,6 +44,8 @@ class Cell:
 	failures: List[str] = field(default_factory=list)	# failed case names
 	problems: List[str] = field(default_factory=list)	# cell-level failures
 	missing: List[str] = field(default_factory=list)	# expected, not reported
+	skips: List[Tuple[str, str]] = field(default_factory=list)	# (case, reason)
+	rows: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)	# case: verdict: rows
 
 	def total(self) -> Counts:
 		t = Counts()
@@ -59,7 +62,37 @@ def _leaves(group: dict, prefix: str) -> Iterable[Tuple[str, str]]:
 		yield from _leaves(sub, f"{prefix}.{sub['name']}")
 
 
-def judge(name: str, result: Optional[dict], status: Optional[dict]) -> Cell:
+_TIME = re.compile(r'^\[[\s\d.]+\] ?')
+_SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
+_SKIP = re.compile(r'^(\s*)(?:not )?ok \d+ (.*?)(?: # SKIP\s*(.*))?$')
+
+
+def skipped(log: str) -> List[Tuple[str, str]]:
+	"""(suite.case[.param], reason) of every skip in a KTAP log."""
+	stack: List[Tuple[int, str]] = []
+	out = []
+	for raw in log.splitlines():
+		line = _TIME.sub('', raw)
+		m = _SUBTEST.match(line)
+		if m:
+			depth = len(m.group(1))
+			while stack and stack[-1][0] >= depth:
+				stack.pop()
+			stack.append((depth, m.group(2).strip()))
+			continue
+		m = _SKIP.match(line)
+		if not m:
+			continue
+		depth = len(m.group(1))
+		while stack and stack[-1][0] > depth:
+			stack.pop()
+		if m.group(3) is not None:
+			out.append(('.'.join([n for _, n in stack] + [m.group(2)]), m.group(3)))
+	return out
+
+
+def judge(name: str, result: Optional[dict], status: Optional[dict],
+	  log: str = '') -> Cell:
 	"""Fold one cell's JSON and status into a verdict."""
 	cell = Cell(name)
 	if status is None:
@@ -82,6 +115,16 @@ def judge(name: str, result: Optional[dict], status: Optional[dict]) -> Cell:
 		if verdict == FAIL:
 			cell.failures.append(case['name'])
 	cell.missing = [s for s in status.get('expected_suites', []) if s not in cell.suites]
+	cell.skips = skipped(log)
+	for name in status.get('rows', []):
+		suite, _, case = name.partition('.')
+		for s in result.get('sub_groups', []):
+			for g in s.get('sub_groups', []) if s['name'] == suite else []:
+				if g['name'] == case:
+					rows = cell.rows.setdefault(name, {})
+					for r in g.get('test_cases', []):
+						verdict = _STATUS.get(r['status'], FAIL)
+						rows.setdefault(verdict, []).append(r['name'])
 	if status.get('rc') and not cell.failures:
 		cell.problems.append(f"kunit.py exited {status['rc']}: the kernel crashed, hung "
 				     f"or did not build (see {status.get('log')})")
@@ -95,8 +138,15 @@ def load(results_dir: str, name: str) -> Cell:
 				return json.load(f)
 		except (FileNotFoundError, json.JSONDecodeError):
 			return None
-	return judge(name, read(os.path.join(results_dir, name + '.json')),
-		     read(os.path.join(results_dir, name + '.status.json')))
+	status = read(os.path.join(results_dir, name + '.status.json'))
+	log = ''
+	if status and status.get('log'):
+		try:
+			with open(status['log'], encoding='utf-8', errors='replace') as f:
+				log = f.read()
+		except FileNotFoundError:
+			pass
+	return judge(name, read(os.path.join(results_dir, name + '.json')), status, log)
 
 
 def table(cells: List[Cell]) -> List[str]:
@@ -126,6 +176,10 @@ def table(cells: List[Cell]) -> List[str]:
 	total = Counts()
 	for c in cells:
 		total += c.total()
+		for case, verdicts in c.rows.items():
+			for verdict, names in verdicts.items():
+				lines.append(f"rows    {c.name}: {case}: {verdict}: {', '.join(names)}")
+		lines.extend(skip_lines(c))
 		for f in c.failures:
 			lines.append(f'FAILED  {c.name}: {f}')
 		for m in c.missing:
@@ -134,6 +188,17 @@ def table(cells: List[Cell]) -> List[str]:
 			lines.append(f'FAILED  {c.name}: {p}')
 	lines.append(f'kunit: {total.passed} passed, {total.failed} failed, {total.skipped} skipped')
 	return lines
+
+
+def skip_lines(c: Cell) -> List[str]:
+	"""One line per skipped row and reason, naming the cases it skipped in."""
+	rows: Dict[Tuple[str, str, str], List[str]] = {}
+	for case, reason in c.skips:
+		parts = case.split('.')
+		key = (parts[0], parts[-1], reason)
+		rows.setdefault(key, []).append('.'.join(parts[1:-1]) or parts[0])
+	return [f"skipped {c.name}: {suite}: {row}: {reason} ({', '.join(cases)})"
+		for (suite, row, reason), cases in rows.items()]
 
 
 def ok(cells: List[Cell]) -> bool:

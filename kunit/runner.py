@@ -51,9 +51,15 @@ def suite_table(path: str = SUITES) -> Dict[str, List[str]]:
 	with open(path, encoding='utf-8') as f:
 		for line in f:
 			words = line.split('#', 1)[0].split()
-			if words:
+			if words and not words[0].startswith('@'):
 				table[words[0]] = words[1:]
 	return table
+
+
+def row_cases(path: str = SUITES) -> List[str]:
+	"""The SUITE.CASE names of kunit/suites' @rows lines."""
+	with open(path, encoding='utf-8') as f:
+		return [w[1] for w in (line.split() for line in f) if len(w) == 2 and w[0] == '@rows']
 
 
 def expected_suites(paths: List[str], table: Dict[str, List[str]]) -> List[str]:
@@ -136,6 +142,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 		'expected_suites': filter_suites(expected_suites(kunitconfigs(a), suite_table()), extra),
 		'log': os.path.join(build, 'test.log'),
 		'filter': ' '.join(extra),
+		'rows': row_cases(),
 	}
 	with open(status_path, 'w', encoding='utf-8') as f:
 		json.dump(status, f, indent=1)

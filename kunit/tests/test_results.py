@@ -62,6 +62,47 @@ class Judge(unittest.TestCase):
 		self.assertTrue(results.ok([cell]))
 
 
+LOG = """\
+[    1.000000] KTAP version 1
+[    1.000001] 1..2
+[    1.000002]     # Subtest: sm4_drivers
+[    1.000003]     1..2
+[    1.000004]         # Subtest: sm4_kat_test
+[    1.000005]         ok 1 ecb(sm4) ecb(sm4-generic)
+[    1.000006]         ok 2 ofb(sm4) ofb(sm4-generic) # SKIP no ofb template
+[    1.000007]     ok 1 sm4_kat_test
+[    1.000008]     ok 2 sm4_bad_key_test # SKIP no key
+[    1.000009] ok 1 sm4_drivers
+[    1.000010]     # Subtest: time_test_cases
+[    1.000011]     ok 1 time64_to_tm_test_date_range # SKIP slow
+[    1.000012] ok 2 time_test_cases
+"""
+
+
+class Skips(unittest.TestCase):
+	def test_reasons_with_their_full_names(self):
+		self.assertEqual(results.skipped(LOG), [
+			('sm4_drivers.sm4_kat_test.ofb(sm4) ofb(sm4-generic)', 'no ofb template'),
+			('sm4_drivers.sm4_bad_key_test', 'no key'),
+			('time_test_cases.time64_to_tm_test_date_range', 'slow'),
+		])
+
+	def test_plain_ok_lines_are_not_skips(self):
+		self.assertEqual(results.skipped('ok 1 a\n    ok 2 b # TODO x\n'), [])
+
+	def test_same_row_in_two_cases_is_one_line(self):
+		cell = results.Cell('c', skips=[('s.kat.ofb', 'gone'), ('s.bad_key.ofb', 'gone')])
+		self.assertEqual(results.skip_lines(cell), ['skipped c: s: ofb: gone (kat, bad_key)'])
+
+
+class Rows(unittest.TestCase):
+	def test_rows_of_named_case_are_listed(self):
+		status = dict(STATUS, rc=0, rows=['sm4.ecb'])
+		lines = results.table([results.judge('6.12-arm64', RESULT, status)])
+		self.assertIn('rows    6.12-arm64: sm4.ecb: passed: generic', lines)
+		self.assertIn('rows    6.12-arm64: sm4.ecb: failed: neon', lines)
+
+
 class Table(unittest.TestCase):
 	def test_closing_line_sums_all_cells(self):
 		a = results.judge('6.12-x86_64', RESULT, STATUS)
