@@ -11,6 +11,7 @@ JOBS    ?= $(shell nproc)
 TIMEOUT ?= 1800
 FILTER  ?=
 FORCE   ?=
+MUTANTS ?=
 
 ifneq ($(CACHE),)
 export CACHE := $(abspath $(CACHE))
@@ -22,7 +23,7 @@ RUN     := kunit/run --kernel $(KERNEL) --jobs $(JOBS)
 SUMMARY := kunit/summary
 CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a)))
 
-.PHONY: all help setup sync tree test check check-tools checkpatch bench clean
+.PHONY: all help setup sync tree test check check-tools checkpatch mutants bench clean
 
 all: test
 
@@ -37,6 +38,8 @@ help:
 	@echo '  make test         sync, then kunit.py run for $$KERNEL on $$ARCH, then the table'
 	@echo '  make check-tools  the tools'"'"' own tests (python3 -m unittest)'
 	@echo '  make checkpatch   scripts/checkpatch.pl --strict over overlay C files and patches'
+	@echo '  make mutants      apply each kept revert of a seed fix (kunit/mutants/), expect'
+	@echo '                    its suites to fail (MUTANTS="a b" picks some)'
 	@echo '  make bench        the speed figures of the pipeline (takes ~30 min)'
 	@echo '  make clean        remove build dirs and results of $$KERNEL from the cache'
 	@echo 'Knobs:'
@@ -48,6 +51,7 @@ help:
 	@echo '  TIMEOUT=S             seconds a booted kernel may run (default 1800)'
 	@echo '  FILTER=GLOB           kunit.py filter glob for make test, e.g. "sm4*"'
 	@echo '  FORCE=1               make sync resets files edited by hand in the tree'
+	@echo '  MUTANTS=NAMES         make mutants runs only these'
 
 setup:
 	@kunit/setup $(KERNELS)
@@ -61,6 +65,10 @@ tree:
 test: setup
 	@$(SYNC) -q
 	@$(RUN) --arch $(ARCH) $(FILTER); $(SUMMARY) $(KERNEL)-$(ARCH)
+
+mutants: setup
+	@$(SYNC) -q
+	@kunit/mutate --kernel $(KERNEL) --arch $(ARCH) --jobs $(JOBS) $(MUTANTS)
 
 check-tools:
 	@/usr/bin/python3 -m unittest discover -s kunit/tests 2>&1
@@ -78,6 +86,9 @@ check: setup
 	for k in $(KERNELS); do for a in $(ARCHES); do \
 		kunit/run --kernel $$k --arch $$a --jobs $(JOBS) || true; \
 	done; done; \
+	for k in $(KERNELS); do \
+		kunit/mutate --kernel $$k --arch x86_64 --jobs $(JOBS) || rc=1; \
+	done; \
 	$(SUMMARY) $(CELLS) || rc=1; \
 	exit $$rc
 

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for scsi_dh_lookup() and scsi_dh_attach(), included at the
+ * end of scsi_dh.c so that the static function can be called.
+ *
+ * Commit 2ee5671e3ae3 ("scsi: scsi_dh: Don't look for NULL devices
+ * handlers by name") made a NULL or empty name fail fast: before it,
+ * dm-multipath asked for "scsi_dh_(null)" and __scsi_dh_lookup() fed the
+ * NULL to strncmp().
+ */
+#include <kunit/test.h>
+#include <scsi/scsi_host.h>
+
+struct scsi_dh_lookup_case {
+	const char *desc;
+	const char *name;
+	const char *want;	/* the handler found, NULL for none */
+};
+
+static const struct scsi_dh_lookup_case scsi_dh_lookup_cases[] = {
+	/* the seed fix: the empty name finds nothing (NULL: see the last case) */
+	{ "empty",			"",		NULL },
+	{ "unknown",			"nosuchdh",	NULL },
+	{ "one letter short",		"alu",		NULL },
+	{ "upper case",			"ALUA",		NULL },
+	{ "module name, not handler",	"scsi_dh_alua",	NULL },
+	/* the handlers .kunitconfig builds in */
+	{ "alua",			"alua",		"alua" },
+	{ "emc",			"emc",		"emc" },
+	{ "hp_sw",			"hp_sw",	"hp_sw" },
+	{ "rdac",			"rdac",		"rdac" },
+	/*
+	 * Trailing garbage still finds the handler: __scsi_dh_lookup()
+	 * compares strlen(handler name) bytes only.
+	 */
+	{ "alua + garbage",		"alua_garbage",	"alua" },
+	{ "rdac + newline",		"rdac\n",	"rdac" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(scsi_dh_lookup, scsi_dh_lookup_cases, desc);
+
+static void scsi_dh_lookup_test(struct kunit *test)
+{
+	const struct scsi_dh_lookup_case *c = test->param_value;
+	struct scsi_device_handler *dh = scsi_dh_lookup(c->name);
+
+	if (!c->want) {
+		KUNIT_EXPECT_NULL_MSG(test, dh, "found %s", dh ? dh->name : "");
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL_MSG(test, dh, "no handler for \"%s\"", c->name);
+	KUNIT_EXPECT_STREQ(test, dh->name, c->want);
+}
+
+/* The handlers looked up by name are the ones registered, once each. */
+static void scsi_dh_registered_test(struct kunit *test)
+{
+	static const char * const names[] = { "alua", "emc", "hp_sw", "rdac" };
+	struct scsi_device_handler *tmp;
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		n = 0;
+		spin_lock(&list_lock);
+		list_for_each_entry(tmp, &scsi_dh_list, list)
+			n += !strcmp(tmp->name, names[i]);
+		spin_unlock(&list_lock);
+		KUNIT_EXPECT_EQ_MSG(test, n, 1U, "%s registered %u times", names[i], n);
+		KUNIT_EXPECT_PTR_EQ(test, scsi_dh_lookup(names[i]), __scsi_dh_lookup(names[i]));
+	}
+}
+
+static int scsi_dh_test_is_debug_sdev(struct device *dev, const void *data)
+{
+	return scsi_is_sdev_device(dev) &&
+	       !strcmp(to_scsi_device(dev)->host->hostt->proc_name, "scsi_debug");
+}
+
+static void scsi_dh_test_put_sdev(void *sdev)
+{
+	put_device(&((struct scsi_device *)sdev)->sdev_gendev);
+}
+
+/* The disk scsi_debug (built in by .kunitconfig) made at boot. */
+static struct scsi_device *scsi_dh_test_sdev(struct kunit *test)
+{
+	struct device *dev = bus_find_device(&scsi_bus_type, NULL, NULL,
+					     scsi_dh_test_is_debug_sdev);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, dev, "no scsi_debug device (CONFIG_SCSI_DEBUG=y?)");
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, scsi_dh_test_put_sdev,
+							to_scsi_device(dev)), 0);
+	return to_scsi_device(dev);
+}
+
+/*
+ * scsi_dh_attach() on a real device with a name no handler has: -EINVAL,
+ * and the device is left without a handler.
+ */
+static const struct scsi_dh_lookup_case scsi_dh_attach_cases[] = {
+	{ "empty",		"" },
+	{ "unknown",		"nosuchdh" },
+	{ "one letter short",	"alu" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(scsi_dh_attach, scsi_dh_attach_cases, desc);
+
+static void scsi_dh_attach_test(struct kunit *test)
+{
+	const struct scsi_dh_lookup_case *c = test->param_value;
+	struct scsi_device *sdev = scsi_dh_test_sdev(test);
+
+	KUNIT_ASSERT_NULL(test, sdev->handler);
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(sdev->request_queue, c->name), -EINVAL);
+	KUNIT_EXPECT_NULL(test, sdev->handler);
+	KUNIT_EXPECT_NULL(test, scsi_dh_attached_handler_name(sdev->request_queue, GFP_KERNEL));
+}
+
+/*
+ * The seed fix itself: a NULL name. Last in the suite, because without
+ * the fix __scsi_dh_lookup() oopses with list_lock held, and every later
+ * lookup would spin on it.
+ */
+static void scsi_dh_null_name_test(struct kunit *test)
+{
+	struct scsi_device *sdev = scsi_dh_test_sdev(test);
+
+	KUNIT_EXPECT_NULL(test, scsi_dh_lookup(NULL));
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(sdev->request_queue, NULL), -EINVAL);
+	KUNIT_EXPECT_NULL(test, sdev->handler);
+}
+
+static struct kunit_case scsi_dh_test_cases[] = {
+	KUNIT_CASE_PARAM(scsi_dh_lookup_test, scsi_dh_lookup_gen_params),
+	KUNIT_CASE(scsi_dh_registered_test),
+	KUNIT_CASE_PARAM(scsi_dh_attach_test, scsi_dh_attach_gen_params),
+	KUNIT_CASE(scsi_dh_null_name_test),
+	{}
+};
+
+static struct kunit_suite scsi_dh_test_suite = {
+	.name = "scsi_dh",
+	.test_cases = scsi_dh_test_cases,
+};
+
+kunit_test_suite(scsi_dh_test_suite);

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Kept reverts of the seed fixes: each must make its suites fail.
+
+A mutant is a -p1 patch under kunit/mutants/ with a header:
+
+  Mutant: what it breaks
+  Seed: the seed document whose fix it undoes
+  Suites: the kunit.py filter glob of the suites that must catch it
+
+It is applied through the sync, on top of the series: the sync's journal
+and manifest then know the mutated files, so that a mutant run that is
+interrupted, however hard, is undone by the next make sync or make test.
+"""
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+import common
+import overlay
+import results
+import runner
+
+MUTANTS = os.path.join(common.REPO, 'kunit', 'mutants')
+FLAVOUR = 'mutants'
+
+KILLED, SURVIVED = 'killed', 'SURVIVED'
+NO_APPLY, NO_BUILD = 'did not apply', 'did not build'
+
+
+@dataclass
+class Mutant:
+	path: str
+	what: str
+	seed: str
+	suites: str
+
+	@property
+	def name(self) -> str:
+		return os.path.basename(self.path)[:-len('.patch')]
+
+
+@dataclass
+class Outcome:
+	mutant: Mutant
+	verdict: str
+	detail: List[str] = field(default_factory=list)
+
+
+def parse(path: str) -> Mutant:
+	"""A mutant's header; a missing field is an error naming the file."""
+	fields: Dict[str, str] = {}
+	with open(path, encoding='utf-8') as f:
+		for line in f:
+			if line.startswith(('---', 'diff ')):
+				break
+			m = re.match(r'(Mutant|Seed|Suites):\s*(.+)', line)
+			if m:
+				fields[m.group(1)] = m.group(2).strip()
+	missing = [k for k in ('Mutant', 'Seed', 'Suites') if k not in fields]
+	if missing:
+		raise common.UsageError(f"{os.path.relpath(path, common.REPO)}: no {', '.join(missing)}: "
+					'header line')
+	return Mutant(path, fields['Mutant'], fields['Seed'], fields['Suites'])
+
+
+def find(names: Optional[List[str]] = None) -> List[Mutant]:
+	all_mutants = sorted(os.path.join(MUTANTS, f) for f in os.listdir(MUTANTS)
+			     if f.endswith('.patch'))
+	found = [parse(p) for p in all_mutants]
+	if names:
+		known = {m.name: m for m in found}
+		bad = [n for n in names if n not in known]
+		if bad:
+			raise common.UsageError(f"unknown mutant '{bad[0]}'; valid: {' '.join(known)}")
+		found = [known[n] for n in names]
+	return found
+
+
+def apply(k: common.Kernel, mutant: Optional[Mutant]) -> None:
+	"""Sync the tree to the series plus mutant (None: the series alone)."""
+	source = overlay.Source(common.package_tarball(k.package),
+				common.package_version(k.package), k.package)
+	files = overlay.overlay_files(common.REPO, common.OVERLAY_DIRS)
+	patches = overlay.read_series(common.series_dir(k))
+	overlay.sync(common.tree_dir(k), source, files,
+		     patches + ([mutant.path] if mutant else []))
+
+
+def run_one(k: common.Kernel, a: common.Arch, m: Mutant, jobs: int, timeout: int) -> Outcome:
+	try:
+		apply(k, m)
+	except overlay.SyncError as e:
+		return Outcome(m, NO_APPLY, [str(e)])
+	try:
+		runner.run(k, a, jobs, timeout, [m.suites], FLAVOUR)
+	finally:
+		apply(k, None)
+	name = f'{common.cell(k, a)}-{FLAVOUR}'
+	cell = results.load(common.results_dir(), name)
+	if any(p.startswith('no results') for p in cell.problems):
+		return Outcome(m, NO_BUILD, cell.problems)
+	if not cell.suites and cell.problems:
+		return Outcome(m, KILLED, ['the kernel crashed before any suite reported'])
+	if not cell.suites:
+		return Outcome(m, SURVIVED, [f'no suite matched {m.suites}'])
+	if cell.total().failed:
+		return Outcome(m, KILLED, cell.failures + cell.problems + cell.missing)
+	return Outcome(m, SURVIVED, [f'{m.suites}: {cell.total()} passed/failed/skipped'])
+
+
+def table(outcomes: List[Outcome]) -> List[str]:
+	width = max([len(o.mutant.name) for o in outcomes] + [6])
+	lines = [f"{'mutant'.ljust(width)}  verdict        caught by / why", '-' * (width + 40)]
+	for o in outcomes:
+		detail = ', '.join(o.detail[:3]) + (f' (+{len(o.detail) - 3} more)'
+						     if len(o.detail) > 3 else '')
+		lines.append(f'{o.mutant.name.ljust(width)}  {o.verdict.ljust(13)}  {detail}')
+	killed = sum(o.verdict == KILLED for o in outcomes)
+	lines.append(f'mutants: {killed} killed, {len(outcomes) - killed} survived')
+	return lines

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kunit/mutants.py: the kept mutants parse, and a mutant never outlives a sync."""
+
+import os
+import re
+import tempfile
+import unittest
+
+from helpers import PRISTINE, FakeTreeCase
+
+import common
+import mutants
+import overlay
+import runner
+
+MUTANT = """\
+Mutant: line 11 of crypto/sm4.c changed
+Seed: 010-commit-747c8ce4e710 (crypto: sm4)
+Suites: sm4_*
+
+--- a/crypto/sm4.c
++++ b/crypto/sm4.c
+@@ -11,1 +11,1 @@
+-line 10
++line ten
+"""
+
+
+class KeptMutants(unittest.TestCase):
+	def test_every_mutant_has_its_header(self):
+		found = mutants.find()
+		self.assertGreaterEqual(len(found), 5)
+		for m in found:
+			with self.subTest(mutant=m.name):
+				self.assertRegex(m.seed, r'^\d{3}-commit-[0-9a-f]{12} \(.+\)$')
+				self.assertTrue(m.what)
+
+	def test_every_mutant_names_suites_that_are_enabled(self):
+		enabled = set()
+		table = runner.suite_table()
+		for a in common.ARCHES.values():
+			for sym in runner.enabled_symbols(runner.kunitconfigs(a)):
+				enabled.update(table.get(sym, []))
+		for m in mutants.find():
+			with self.subTest(mutant=m.name):
+				self.assertTrue(runner.filter_suites(sorted(enabled), [m.suites]),
+						f'{m.suites} matches no enabled suite')
+
+	def test_every_mutant_touches_only_upstream_files(self):
+		for m in mutants.find():
+			with self.subTest(mutant=m.name):
+				for path in overlay.patch_paths(m.path):
+					self.assertFalse(os.path.exists(os.path.join(common.REPO, path)),
+							 f'{path} is an overlay file')
+
+	def test_header_without_suites_is_an_error_naming_the_file(self):
+		with tempfile.NamedTemporaryFile('w', suffix='.patch', dir=common.REPO,
+						 delete=False) as f:
+			f.write(MUTANT.replace('Suites: sm4_*\n', ''))
+		self.addCleanup(os.unlink, f.name)
+		with self.assertRaisesRegex(common.UsageError, r'\.patch: no Suites: header line'):
+			mutants.parse(f.name)
+
+	def test_unknown_mutant_name_lists_the_valid_ones(self):
+		with self.assertRaisesRegex(common.UsageError, r"unknown mutant 'nope'; valid: .*sm4-sbox"):
+			mutants.find(['nope'])
+
+	def test_table_closing_line(self):
+		m = mutants.Mutant('/x/a.patch', 'w', 's', 'g')
+		lines = mutants.table([mutants.Outcome(m, mutants.KILLED, ['t.c']),
+				       mutants.Outcome(m, mutants.SURVIVED),
+				       mutants.Outcome(m, mutants.NO_APPLY, ['a.patch does not apply'])])
+		self.assertEqual(lines[-1], 'mutants: 1 killed, 2 survived')
+		self.assertTrue(re.search(r'^a\s+did not apply\s+a.patch does not apply$', lines[-2]))
+
+
+class MutantInTree(FakeTreeCase):
+	def setUp(self):
+		super().setUp()
+		self.mutant = os.path.join(self.tmp, 'm.patch')
+		with open(self.mutant, 'w', encoding='utf-8') as f:
+			f.write(MUTANT)
+
+	def test_next_sync_undoes_a_mutant(self):
+		files = overlay.overlay_files(self.repo, ('kernel', 'crypto', 'drivers/scsi'))
+		patches = overlay.read_series(self.series)
+		overlay.sync(self.tree, self.source, files, patches + [self.mutant])
+		self.assertIn('line ten', self.read('crypto/sm4.c'))
+		result = self.sync()
+		self.assertEqual(sorted(result.writes), ['crypto/sm4.c'])
+		self.assertEqual(self.read('crypto/sm4.c'), PRISTINE['crypto/sm4.c'])
+
+	def test_mutant_that_does_not_apply_changes_nothing(self):
+		with open(self.mutant, 'w', encoding='utf-8') as f:
+			f.write(MUTANT.replace('-line 10', '-line 99'))
+		self.sync()
+		before = self.snapshot()
+		files = overlay.overlay_files(self.repo, ('kernel', 'crypto', 'drivers/scsi'))
+		patches = overlay.read_series(self.series)
+		with self.assertRaisesRegex(overlay.SyncError, 'm.patch does not apply to crypto/sm4.c'):
+			overlay.sync(self.tree, self.source, files, patches + [self.mutant])
+		self.assertEqual(self.snapshot(), before)
+
+
+if __name__ == '__main__':
+	unittest.main()
