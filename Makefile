@@ -23,7 +23,7 @@ RUN     := kunit/run --kernel $(KERNEL) --jobs $(JOBS)
 SUMMARY := kunit/summary
 CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a)))
 
-.PHONY: all help setup sync tree test check check-tools checkpatch mutants bench clean
+.PHONY: all help setup sync tree test check check-tools checkpatch mutants series bench clean
 
 all: test
 
@@ -40,6 +40,8 @@ help:
 	@echo '  make checkpatch   scripts/checkpatch.pl --strict over overlay C files and patches'
 	@echo '  make mutants      apply each kept revert of a seed fix (kunit/mutants/), expect'
 	@echo '                    its suites to fail (MUTANTS="a b" picks some)'
+	@echo '  make series       the overlay as a git format-patch series (prints its directory);'
+	@echo '                    make check also git-ams it onto the pristine tree'
 	@echo '  make bench        the speed figures of the pipeline (takes ~30 min)'
 	@echo '  make clean        remove build dirs and results of $$KERNEL from the cache'
 	@echo 'Knobs:'
@@ -64,11 +66,15 @@ tree:
 
 test: setup
 	@$(SYNC) -q
-	@$(RUN) --arch $(ARCH) $(FILTER); $(SUMMARY) $(KERNEL)-$(ARCH)
+	@$(RUN) --arch $(ARCH) $(FILTER); [ $$? -ne 2 ] || exit 2; $(SUMMARY) $(KERNEL)-$(ARCH)
 
 mutants: setup
 	@$(SYNC) -q
 	@kunit/mutate --kernel $(KERNEL) --arch $(ARCH) --jobs $(JOBS) $(MUTANTS)
+
+series: setup
+	@$(SYNC) -q
+	@kunit/series --kernel $(KERNEL)
 
 check-tools:
 	@/usr/bin/python3 -m unittest discover -s kunit/tests 2>&1
@@ -83,6 +89,7 @@ check: setup
 	$(MAKE) --no-print-directory check-tools || rc=1; \
 	for k in $(KERNELS); do kunit/sync -q --kernel $$k || exit 2; done; \
 	$(MAKE) --no-print-directory checkpatch || rc=1; \
+	for k in $(KERNELS); do kunit/series --kernel $$k --check || rc=1; done; \
 	for k in $(KERNELS); do for a in $(ARCHES); do \
 		kunit/run --kernel $$k --arch $$a --jobs $(JOBS) || true; \
 	done; done; \

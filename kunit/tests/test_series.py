@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kunit/series.py on a fake tree: the mail series and its git am round trip."""
+
+import os
+
+from helpers import SCSI_PATCH, FakeTreeCase
+
+import overlay
+import series
+
+
+class Series(FakeTreeCase):
+	def make(self):
+		files = overlay.overlay_files(self.repo, ('kernel', 'crypto', 'drivers/scsi'))
+		patches = overlay.read_series(self.series)
+		out = os.path.join(self.tmp, 'out')
+		return files, patches, series.make(self.tree, self.repo, files, patches, out, '6.12')
+
+	def test_overlay_file_no_patch_carries_is_an_error_naming_it(self):
+		self.sync()
+		with self.assertRaisesRegex(series.SeriesError,
+					    'kernel/time/new/deep_kunit.c is carried by no patch'):
+			self.make()
+
+	def test_round_trip_gives_the_synced_tree(self):
+		self.remove_overlay('kernel/time/new/deep_kunit.c')
+		self.sync()
+		files, patches, made = self.make()
+		self.assertEqual([os.path.basename(p)[:5] for p in made],
+				 ['0000-', '0001-', '0002-'])
+		with open(made[2], encoding='utf-8') as f:
+			text = f.read()
+		self.assertIn('Subject: [PATCH 2/2] crypto: build the SM4 KUnit suite', text)
+		self.assertIn('crypto/sm4_kunit.c', text)	# carried by the Makefile patch
+		self.assertIn(' 2 files changed', text)	# the diffstat
+		self.assertEqual(series.roundtrip(self.tree, files, patches, made), [])
+
+	def test_round_trip_notices_a_difference(self):
+		self.remove_overlay('kernel/time/new/deep_kunit.c')
+		self.sync()
+		files, patches, made = self.make()
+		self.write('crypto/sm4_kunit.c', 'edited after the series was made\n')
+		self.assertEqual(series.roundtrip(self.tree, files, patches, made),
+				 ['crypto/sm4_kunit.c'])
+
+	def test_empty_patch_is_an_error_naming_it(self):
+		self.remove_overlay('kernel/time/new/deep_kunit.c')
+		self.sync()
+		with open(os.path.join(self.series, 'empty.patch'), 'w', encoding='utf-8') as f:
+			f.write('Subject: [PATCH] nothing\n\nNo hunks.\n')
+		with self.assertRaisesRegex(series.SeriesError, 'empty.patch would be an empty patch'):
+			series.make(self.tree, self.repo, {}, [os.path.join(self.series, 'empty.patch')],
+				    os.path.join(self.tmp, 'out'), '6.12')
+
+	def test_file_carried_by_two_patches_is_an_error(self):
+		self.remove_overlay('kernel/time/new/deep_kunit.c')
+		self.add_overlay('drivers/scsi/scsi_lib_kunit.c', 'x\n')
+		self.set_series({'scsi.patch': SCSI_PATCH,
+				 'again.patch': SCSI_PATCH.replace('scsi 29', 'scsi 28')})
+		with self.assertRaisesRegex(series.SeriesError, 'carried by both scsi.patch and again'):
+			series.carried(overlay.read_series(self.series), ['drivers/scsi/scsi_lib_kunit.c'])
