@@ -63,7 +63,10 @@ static const u8 gbt_ct1[SM4_BLOCK_SIZE] =
 static const u8 gbt_ct2[SM4_BLOCK_SIZE] =
 	"\x59\x52\x98\xc7\xc6\xfd\x27\x1f\x04\x02\xf8\x04\xc3\x3d\x3f\x66";
 
-/* draft-ribose-cfrg-sm4-10 Appendix A.2: the two keys of every mode example. */
+/*
+ * draft-ribose-cfrg-sm4-10 Appendix A.2: the two keys of every mode
+ * example. (Revision -10; revision -02 of the draft had other vectors.)
+ */
 #define RIBOSE_KEY1 "\x01\x23\x45\x67\x89\xab\xcd\xef\xfe\xdc\xba\x98\x76\x54\x32\x10"
 #define RIBOSE_KEY2 "\xfe\xdc\xba\x98\x76\x54\x32\x10\x01\x23\x45\x67\x89\xab\xcd\xef"
 #define RIBOSE_IV   "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"

@@ -67,6 +67,26 @@ _SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
 _SKIP = re.compile(r'^(\s*)(?:not )?ok \d+ (.*?)(?: # SKIP\s*(.*))?$')
 
 
+# A kernel report in the log fails its cell even when every case passed.
+_REPORT = re.compile(r'\bBUG: |\bKASAN: |\bUBSAN: |\bWARNING: |possible recursive locking|'
+		     r'\bODEBUG: |kernel BUG|\bOops\b|\bpanic\b')
+_RESULT = re.compile(r'^\s*(?:not )?ok \d+ ')
+
+
+def reports(log: str) -> List[Tuple[str, str]]:
+	"""(suite, line) of every kernel report in a log; suite '(boot)' before any."""
+	suite, out = '(boot)', []
+	for raw in log.splitlines():
+		line = _TIME.sub('', raw)
+		m = _SUBTEST.match(line)
+		if m and len(m.group(1)) <= 4:
+			suite = m.group(2).strip()
+			continue
+		if not _RESULT.match(line) and _REPORT.search(line):
+			out.append((suite, line.strip()))
+	return out
+
+
 def skipped(log: str) -> List[Tuple[str, str]]:
 	"""(suite.case[.param], reason) of every skip in a KTAP log."""
 	stack: List[Tuple[int, str]] = []
@@ -116,6 +136,8 @@ def judge(name: str, result: Optional[dict], status: Optional[dict],
 			cell.failures.append(case['name'])
 	cell.missing = [s for s in status.get('expected_suites', []) if s not in cell.suites]
 	cell.skips = skipped(log)
+	for suite, line in reports(log):
+		cell.problems.append(f'kernel report in {suite}: {line}')
 	for name in status.get('rows', []):
 		suite, _, case = name.partition('.')
 		for s in result.get('sub_groups', []):

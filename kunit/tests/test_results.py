@@ -95,6 +95,30 @@ class Skips(unittest.TestCase):
 		self.assertEqual(results.skip_lines(cell), ['skipped c: s: ofb: gone (kat, bad_key)'])
 
 
+class Reports(unittest.TestCase):
+	def test_report_fails_a_green_cell_and_names_its_suite(self):
+		log = LOG.replace('[    1.000005]         ok 1 ecb(sm4) ecb(sm4-generic)\n',
+				  '[    1.000005] BUG: KASAN: slab-use-after-free in sm4_crypt_sg+0x10\n'
+				  '[    1.000005]         ok 1 ecb(sm4) ecb(sm4-generic)\n')
+		ok = {'name': 'x', 'test_cases': [], 'sub_groups': [suite('sm4_drivers', [('a', 'PASS')])]}
+		cell = results.judge('c', ok, {'rc': 0, 'expected_suites': []}, log)
+		self.assertEqual(cell.problems, ['kernel report in sm4_drivers: BUG: KASAN: '
+						 'slab-use-after-free in sm4_crypt_sg+0x10'])
+		self.assertFalse(results.ok([cell]))
+
+	def test_every_kind_of_report(self):
+		for line in ('WARNING: CPU: 0 PID: 1 at x.c:1', 'UBSAN: shift-out-of-bounds in y.c',
+			     'ODEBUG: free active (active state 0) object', 'kernel BUG at z.c:3!',
+			     'Oops: 0000 [#1] PREEMPT', 'Kernel panic - not syncing: x',
+			     'WARNING: possible recursive locking detected'):
+			with self.subTest(line=line):
+				self.assertEqual(results.reports(f'[ 0.1] {line}\n'), [('(boot)', line)])
+
+	def test_clean_log_and_result_lines_are_not_reports(self):
+		self.assertEqual(results.reports(LOG), [])
+		self.assertEqual(results.reports('    ok 1 kunit_panic_test\nok 2 bug_on\n'), [])
+
+
 class Rows(unittest.TestCase):
 	def test_rows_of_named_case_are_listed(self):
 		status = dict(STATUS, rc=0, rows=['sm4.ecb'])
