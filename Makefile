@@ -8,7 +8,7 @@ ARCH    ?= x86_64
 ARCHES  := x86_64 arm64
 KERNELS := 6.12
 JOBS    ?= $(shell nproc)
-TIMEOUT ?= 1800
+TIMEOUT ?= 600
 FILTER  ?=
 FORCE   ?=
 MUTANTS ?=
@@ -50,7 +50,7 @@ help:
 	@echo '  CACHE=DIR             tree, build dirs, ccache, results'
 	@echo '                        (default $${XDG_CACHE_HOME:-~/.cache}/kernel-overlay)'
 	@echo '  JOBS=N                parallel build jobs (default nproc = $(JOBS))'
-	@echo '  TIMEOUT=S             seconds a booted kernel may run (default 1800)'
+	@echo '  TIMEOUT=S             seconds a booted kernel may run (default 600)'
 	@echo '  FILTER=GLOB           kunit.py filter glob for make test, e.g. "sm4*"'
 	@echo '  FORCE=1               make sync resets files edited by hand in the tree'
 	@echo '  MUTANTS=NAMES         make mutants runs only these'
