@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the aacraid command thread guards.
+ *
+ * "scsi: aacraid: Insure command thread is not recursively stopped"
+ * (commit 1c6b41fb9293): a reset issued from the error handler after a
+ * first one (the recursive IOP_RESET) called kthread_stop() on the command
+ * thread that the first reset had already stopped, and oopsed. Since then
+ * _aac_reset_adapter() stops the thread only if aac->thread is set and is
+ * not the current task, and clears aac->thread after kthread_stop();
+ * __aac_shutdown() stops it only under aac->aif_thread and clears it too.
+ *
+ * QEMU emulates no aacraid adapter: each case builds the aac_dev the two
+ * paths read by hand, with adapter_ops that do nothing, and runs a real
+ * kthread in the place of aac_command_thread().
+ */
+
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/completion.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/kthread.h>
+#include <linux/pci.h>
+#include <linux/sched/task.h>
+#include <scsi/scsi_host.h>
+
+#include "aacraid.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/* Time the test waits for a thread to reach a point it always reaches. */
+#define AAC_TEST_WAIT	(10 * HZ)
+
+/* An aac_dev whose adapter_ops count their calls. */
+struct aac_test_dev {
+	struct aac_dev aac;
+	struct Scsi_Host *host;
+	struct pci_dev pdev;
+	int disable_int_calls;
+	int restart_calls;
+	int restart_ret;
+	int check_health_ret;
+};
+
+static struct aac_test_dev *to_test_dev(struct aac_dev *aac)
+{
+	return container_of(aac, struct aac_test_dev, aac);
+}
+
+static void aac_test_disable_int(struct aac_dev *aac)
+{
+	to_test_dev(aac)->disable_int_calls++;
+}
+
+static int aac_test_check_health(struct aac_dev *aac)
+{
+	return to_test_dev(aac)->check_health_ret;
+}
+
+static int aac_test_restart(struct aac_dev *aac, int bled, u8 reset_type)
+{
+	struct aac_test_dev *tdev = to_test_dev(aac);
+
+	tdev->restart_calls++;
+	return tdev->restart_ret;
+}
+
+static struct aac_test_dev *aac_test_dev_alloc(struct kunit *test)
+{
+	struct aac_test_dev *tdev;
+
+	tdev = kunit_kzalloc(test, sizeof(*tdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tdev);
+
+	/* Only the fields the two paths read: no SCSI host is registered. */
+	tdev->host = kunit_kzalloc(test, sizeof(*tdev->host), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tdev->host);
+	spin_lock_init(&tdev->host->default_lock);
+	tdev->host->host_lock = &tdev->host->default_lock;
+	tdev->host->can_queue = 4;
+	mutex_init(&tdev->aac.ioctl_mutex);
+	tdev->aac.scsi_host_ptr = tdev->host;
+	tdev->aac.pdev = &tdev->pdev;
+	tdev->aac.a_ops.adapter_disable_int = aac_test_disable_int;
+	tdev->aac.a_ops.adapter_check_health = aac_test_check_health;
+	tdev->aac.a_ops.adapter_restart = aac_test_restart;
+	/*
+	 * The adapter does not come back: _aac_reset_adapter() takes its
+	 * error exit right after the thread decision, before it touches
+	 * any hardware resource.
+	 */
+	tdev->restart_ret = -ENODEV;
+	/* A sick adapter: aac_send_shutdown() sends it no FIB. */
+	tdev->check_health_ret = 1;
+	return tdev;
+}
+
+/*
+ * _aac_reset_adapter() is entered with the host lock held, as
+ * aac_reset_adapter() and aac_check_health() call it.
+ */
+static int aac_test_reset(struct aac_dev *aac)
+{
+	int ret;
+
+	spin_lock_irq(aac->scsi_host_ptr->host_lock);
+	ret = _aac_reset_adapter(aac, 1, IOP_HWSOFT_RESET);
+	spin_unlock_irq(aac->scsi_host_ptr->host_lock);
+	return ret;
+}
+
+/* The kthread that stands in for aac_command_thread(). */
+struct aac_test_thread {
+	struct aac_dev *aac;
+	struct task_struct *task;
+	bool reset_from_thread;
+	struct completion started;
+	struct completion reset_done;
+	int reset_ret;
+	struct task_struct *thread_after_reset;
+	bool exited;
+	bool stuck;
+};
+
+static int aac_test_thread_fn(void *data)
+{
+	struct aac_test_thread *t = data;
+
+	/* As aac_command_thread() does, with no adapter queues to wait on. */
+	t->aac->aif_thread = 1;
+	complete(&t->started);
+
+	if (t->reset_from_thread) {
+		t->reset_ret = aac_test_reset(t->aac);
+		t->thread_after_reset = t->aac->thread;
+		complete(&t->reset_done);
+	}
+
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+
+	t->aac->aif_thread = 0;
+	t->exited = true;
+	return 0;
+}
+
+/*
+ * Stop the thread at the end of the case unless the code under test did
+ * (the thread returns only once asked to stop) or it is stuck in a
+ * kthread_stop() of itself, which can never return.
+ */
+static void aac_test_thread_release(void *data)
+{
+	struct aac_test_thread *t = data;
+
+	if (t->stuck)
+		return;
+	if (!t->exited)
+		kthread_stop(t->task);
+	put_task_struct(t->task);
+}
+
+static struct aac_test_thread *aac_test_thread_start(struct kunit *test,
+						     struct aac_dev *aac,
+						     bool reset_from_thread)
+{
+	struct aac_test_thread *t;
+	struct task_struct *task;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	t->aac = aac;
+	t->reset_from_thread = reset_from_thread;
+	init_completion(&t->started);
+	init_completion(&t->reset_done);
+
+	task = kthread_create(aac_test_thread_fn, t, "aac_kunit");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+	/* Keep the task_struct for the checks after the thread has exited. */
+	get_task_struct(task);
+	t->task = task;
+	aac->thread = task;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, aac_test_thread_release,
+						  t));
+	wake_up_process(task);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&t->started,
+							    AAC_TEST_WAIT));
+	return t;
+}
+
+/* The reset from another task stops the thread once and forgets it. */
+static void aac_reset_stops_thread_once_test(struct kunit *test)
+{
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+	struct aac_test_thread *t = aac_test_thread_start(test, aac, false);
+
+	KUNIT_EXPECT_EQ(test, aac_test_reset(aac), -ENODEV);
+	KUNIT_EXPECT_EQ(test, tdev->restart_calls, 1);
+	KUNIT_EXPECT_EQ(test, tdev->disable_int_calls, 1);
+	KUNIT_EXPECT_TRUE(test, t->exited);
+	KUNIT_EXPECT_EQ(test, aac->in_reset, 0);
+	/* A second reset must not find the stopped thread. */
+	KUNIT_ASSERT_NULL(test, aac->thread);
+
+	/* The seed's recursive IOP_RESET: no thread left to stop. */
+	KUNIT_EXPECT_EQ(test, aac_test_reset(aac), -ENODEV);
+	KUNIT_EXPECT_EQ(test, tdev->restart_calls, 2);
+	KUNIT_EXPECT_NULL(test, aac->thread);
+}
+
+/* A reset with no command thread at all touches no thread. */
+static void aac_reset_without_thread_test(struct kunit *test)
+{
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+
+	KUNIT_EXPECT_EQ(test, aac_test_reset(aac), -ENODEV);
+	KUNIT_EXPECT_EQ(test, tdev->restart_calls, 1);
+	KUNIT_EXPECT_NULL(test, aac->thread);
+}
+
+/* The reset from the command thread itself does not stop that thread. */
+static void aac_reset_from_command_thread_test(struct kunit *test)
+{
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+	struct aac_test_thread *t = aac_test_thread_start(test, aac, true);
+
+	if (!wait_for_completion_timeout(&t->reset_done, AAC_TEST_WAIT)) {
+		/* It is waiting in kthread_stop() for its own exit. */
+		t->stuck = true;
+		KUNIT_FAIL(test, "the command thread's reset did not return");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, t->reset_ret, -ENODEV);
+	KUNIT_EXPECT_EQ(test, tdev->restart_calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, t->thread_after_reset, t->task);
+	KUNIT_EXPECT_PTR_EQ(test, aac->thread, t->task);
+	KUNIT_EXPECT_FALSE(test, t->exited);
+}
+
+static irqreturn_t aac_test_irq_handler(int irq, void *dev_id)
+{
+	return IRQ_NONE;
+}
+
+static void aac_test_irq_release(void *data)
+{
+	struct aac_test_dev *tdev = data;
+	unsigned int irq = tdev->pdev.irq;
+
+	if (irq_has_action(irq))
+		free_irq(irq, &tdev->aac);
+	irq_free_desc(irq);
+}
+
+/*
+ * __aac_shutdown() ends with free_irq() of the adapter's interrupt: give
+ * the fake adapter a software interrupt of its own to free.
+ */
+static void aac_test_request_irq(struct kunit *test, struct aac_test_dev *tdev)
+{
+	int irq = irq_alloc_descs(-1, 1, 1, NUMA_NO_NODE);
+
+	KUNIT_ASSERT_GT(test, irq, 0);
+	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
+	tdev->pdev.irq = irq;
+	if (request_irq(irq, aac_test_irq_handler, 0, "aacraid_kunit",
+			&tdev->aac)) {
+		irq_free_desc(irq);
+		KUNIT_FAIL_AND_ABORT(test, "no software interrupt");
+	}
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, aac_test_irq_release,
+						  tdev));
+}
+
+static void aac_shutdown_without_thread_test(struct kunit *test)
+{
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+
+	aac_test_request_irq(test, tdev);
+	/* No AIF thread and no FIB array: nothing to complete or stop. */
+	__aac_shutdown(aac);
+
+	KUNIT_EXPECT_EQ(test, aac->adapter_shutdown, 1);
+	KUNIT_EXPECT_EQ(test, tdev->disable_int_calls, 1);
+	KUNIT_EXPECT_NULL(test, aac->thread);
+	KUNIT_EXPECT_FALSE(test, irq_has_action(tdev->pdev.irq));
+}
+
+/* Which FIBs __aac_shutdown() completes before it stops the AIF thread. */
+struct aac_fib_case {
+	const char *name;
+	u32 xfer_state;
+	bool completed;
+};
+
+static const struct aac_fib_case aac_fib_cases[] = {
+	{ "idle", 0, false },
+	{ "response expected", ResponseExpected, true },
+	{ "async", ResponseExpected | Async, false },
+	{ "no response expected", ResponseExpected | NoResponseExpected,
+	  false },
+	{ "async, no response expected",
+	  ResponseExpected | NoResponseExpected | Async, false },
+};
+
+static void aac_shutdown_stops_aif_thread_test(struct kunit *test)
+{
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+	int nr_fibs = tdev->host->can_queue + AAC_NUM_MGT_FIB;
+	struct aac_test_thread *t;
+	int i;
+
+	aac->fibs = kunit_kcalloc(test, nr_fibs, sizeof(*aac->fibs),
+				  GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, aac->fibs);
+	for (i = 0; i < nr_fibs; i++) {
+		struct fib *fib = &aac->fibs[i];
+
+		fib->hw_fib_va = kunit_kzalloc(test, sizeof(*fib->hw_fib_va),
+					       GFP_KERNEL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fib->hw_fib_va);
+		fib->hw_fib_va->header.XferState =
+			cpu_to_le32(aac_fib_cases[i % ARRAY_SIZE(aac_fib_cases)].xfer_state);
+		init_completion(&fib->event_wait);
+	}
+	aac_test_request_irq(test, tdev);
+	t = aac_test_thread_start(test, aac, false);
+	KUNIT_ASSERT_EQ(test, aac->aif_thread, 1);
+
+	__aac_shutdown(aac);
+
+	for (i = 0; i < nr_fibs; i++) {
+		const struct aac_fib_case *c =
+			&aac_fib_cases[i % ARRAY_SIZE(aac_fib_cases)];
+
+		KUNIT_EXPECT_EQ_MSG(test, completion_done(&aac->fibs[i].event_wait),
+				    c->completed, "fib %d: %s", i, c->name);
+	}
+	KUNIT_EXPECT_TRUE(test, t->exited);
+	KUNIT_EXPECT_EQ(test, aac->aif_thread, 0);
+	KUNIT_EXPECT_NULL(test, aac->thread);
+	KUNIT_EXPECT_EQ(test, aac->adapter_shutdown, 1);
+	KUNIT_EXPECT_FALSE(test, irq_has_action(tdev->pdev.irq));
+}
+
+static struct kunit_case aacraid_thread_test_cases[] = {
+	KUNIT_CASE(aac_reset_stops_thread_once_test),
+	KUNIT_CASE(aac_reset_without_thread_test),
+	KUNIT_CASE(aac_reset_from_command_thread_test),
+	KUNIT_CASE(aac_shutdown_without_thread_test),
+	KUNIT_CASE(aac_shutdown_stops_aif_thread_test),
+	{}
+};
+
+static struct kunit_suite aacraid_thread_test_suite = {
+	.name = "aacraid_thread",
+	.test_cases = aacraid_thread_test_cases,
+};
+
+kunit_test_suite(aacraid_thread_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the aacraid command thread guards");
+MODULE_LICENSE("GPL");
