@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of two qla2xxx fixes, included at the end of qla_os.c.
+ *
+ * "scsi: qla2xxx: Fix small memory leak in qla2x00_probe_one on probe
+ * failure" (commit 6d6340672ba3): qla2x00_free_req_que() and
+ * qla2x00_free_rsp_que() returned early while ha->req_q_map / rsp_q_map
+ * did not exist yet, so a probe that failed before qla2x00_alloc_queues()
+ * leaked queue zero. Suite qla2xxx_queues: the free helpers release the
+ * queue, its ring and outstanding_cmds with or without the maps, and the
+ * probe's error labels free each queue exactly once at every step where
+ * the probe can fail after qla2x00_mem_alloc().
+ *
+ * "scsi: qla2xxx: Fix race condition between iocb timeout and
+ * initialisation" (commit e74e7d95878d): the IOCB timer was armed before
+ * what its function needs was set up. Now qla2x00_init_async_sp() only sets
+ * it up and qla2x00_start_sp() arms it once the IOCB is queued. Suite
+ * qla2xxx_iocb_timer.
+ *
+ * QEMU emulates no QLogic adapter: the cases build the qla_hw_data, queues
+ * and queue pair the code reads by hand. Frees are observed for real,
+ * through the kfree and dma_free tracepoints, counted per pointer for the
+ * test's own task only.
+ */
+
+#include <kunit/test.h>
+#include <linux/dma-mapping.h>
+#include <linux/mempool.h>
+#include <trace/events/dma.h>
+#include <trace/events/kmem.h>
+
+#define QLA_TEST_TRACKED	8
+
+/* Frees of the tracked pointers, seen by the tracepoint probes. */
+struct qla_test_frees {
+	struct task_struct *task;
+	const void *ptr[QLA_TEST_TRACKED];
+	atomic_t kfrees[QLA_TEST_TRACKED];
+	atomic_t dma_frees[QLA_TEST_TRACKED];
+	int n;
+};
+
+static int qla_test_slot(struct qla_test_frees *f, const void *ptr)
+{
+	int i;
+
+	if (!ptr || current != f->task)
+		return -1;
+	for (i = 0; i < f->n; i++)
+		if (f->ptr[i] == ptr)
+			return i;
+	return -1;
+}
+
+static void qla_test_probe_kfree(void *data, unsigned long call_site,
+				 const void *ptr)
+{
+	int i = qla_test_slot(data, ptr);
+
+	if (i >= 0)
+		atomic_inc(&((struct qla_test_frees *)data)->kfrees[i]);
+}
+
+static void qla_test_probe_dma_free(void *data, struct device *dev,
+				    void *virt_addr, dma_addr_t dma_addr,
+				    size_t size, enum dma_data_direction dir,
+				    unsigned long attrs)
+{
+	int i = qla_test_slot(data, virt_addr);
+
+	if (i >= 0)
+		atomic_inc(&((struct qla_test_frees *)data)->dma_frees[i]);
+}
+
+static void qla_test_frees_stop(void *data)
+{
+	unregister_trace_dma_free(qla_test_probe_dma_free, data);
+	unregister_trace_kfree(qla_test_probe_kfree, data);
+	tracepoint_synchronize_unregister();
+}
+
+static struct qla_test_frees *qla_test_frees_start(struct kunit *test)
+{
+	struct qla_test_frees *f;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
+	f->task = current;
+	KUNIT_ASSERT_EQ(test, 0,
+			register_trace_kfree(qla_test_probe_kfree, f));
+	if (register_trace_dma_free(qla_test_probe_dma_free, f)) {
+		unregister_trace_kfree(qla_test_probe_kfree, f);
+		KUNIT_FAIL_AND_ABORT(test, "cannot probe dma_free");
+	}
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, qla_test_frees_stop, f));
+	return f;
+}
+
+static void qla_test_track(struct kunit *test, struct qla_test_frees *f,
+			   const void *ptr)
+{
+	KUNIT_ASSERT_LT(test, f->n, QLA_TEST_TRACKED);
+	if (ptr)
+		f->ptr[f->n++] = ptr;
+}
+
+static int qla_test_kfrees(struct qla_test_frees *f, const void *ptr)
+{
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->ptr[i] == ptr)
+			return atomic_read(&f->kfrees[i]);
+	return -1;
+}
+
+static int qla_test_dma_frees(struct qla_test_frees *f, const void *ptr)
+{
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->ptr[i] == ptr)
+			return atomic_read(&f->dma_frees[i]);
+	return -1;
+}
+
+static void qla_test_pdev_release(struct device *dev)
+{
+}
+
+static void qla_test_put_device(void *dev)
+{
+	put_device(dev);
+}
+
+/*
+ * A PCI device that is never registered, with a DMA mask so that the
+ * rings come from the real dma_alloc_coherent().
+ */
+static struct pci_dev *qla_test_pdev(struct kunit *test)
+{
+	struct pci_dev *pdev;
+
+	pdev = kunit_kzalloc(test, sizeof(*pdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pdev);
+	device_initialize(&pdev->dev);
+	pdev->dev.release = qla_test_pdev_release;
+	pdev->dev.dma_mask = &pdev->dma_mask;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, qla_test_put_device,
+						  &pdev->dev));
+	KUNIT_ASSERT_EQ(test, 0, dev_set_name(&pdev->dev, "qla2xxx_kunit"));
+	KUNIT_ASSERT_EQ(test, 0, dma_set_mask_and_coherent(&pdev->dev,
+							   DMA_BIT_MASK(64)));
+	return pdev;
+}
+
+static struct qla_hw_data *qla_test_ha(struct kunit *test)
+{
+	struct qla_hw_data *ha;
+
+	ha = kunit_kzalloc(test, sizeof(*ha), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ha);
+	ha->pdev = qla_test_pdev(test);
+	spin_lock_init(&ha->hardware_lock);
+	ha->max_req_queues = 1;
+	ha->max_rsp_queues = 1;
+	return ha;
+}
+
+/* Queue zero as qla2x00_mem_alloc() leaves it, and the frees it expects. */
+#define QLA_TEST_RING_LEN	16
+
+static struct req_que *qla_test_req(struct kunit *test,
+				    struct qla_hw_data *ha,
+				    struct qla_test_frees *f, bool ring,
+				    bool outstanding_cmds)
+{
+	struct req_que *req = kzalloc(sizeof(*req), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	qla_test_track(test, f, req);
+	req->length = QLA_TEST_RING_LEN;
+	if (ring) {
+		req->ring = dma_alloc_coherent(&ha->pdev->dev,
+					       (req->length + 1) * sizeof(request_t),
+					       &req->dma, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, req->ring);
+		qla_test_track(test, f, req->ring);
+	}
+	if (outstanding_cmds) {
+		req->num_outstanding_cmds = 4;
+		req->outstanding_cmds = kcalloc(req->num_outstanding_cmds,
+						sizeof(srb_t *), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, req->outstanding_cmds);
+		qla_test_track(test, f, req->outstanding_cmds);
+	}
+	return req;
+}
+
+static struct rsp_que *qla_test_rsp(struct kunit *test,
+				    struct qla_hw_data *ha,
+				    struct qla_test_frees *f, bool ring)
+{
+	struct rsp_que *rsp = kzalloc(sizeof(*rsp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rsp);
+	qla_test_track(test, f, rsp);
+	rsp->length = QLA_TEST_RING_LEN;
+	if (ring) {
+		rsp->ring = dma_alloc_coherent(&ha->pdev->dev,
+					       (rsp->length + 1) * sizeof(response_t),
+					       &rsp->dma, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, rsp->ring);
+		qla_test_track(test, f, rsp->ring);
+	}
+	return rsp;
+}
+
+/* Each of req, rsp and what hangs off them freed exactly once. */
+static void qla_test_expect_freed_once(struct kunit *test,
+				       struct qla_test_frees *f,
+				       const void *req, const void *req_ring,
+				       const void *cmds, const void *rsp,
+				       const void *rsp_ring)
+{
+	if (req)
+		KUNIT_EXPECT_EQ_MSG(test, qla_test_kfrees(f, req), 1, "req");
+	if (req_ring)
+		KUNIT_EXPECT_EQ_MSG(test, qla_test_dma_frees(f, req_ring), 1,
+				    "req->ring");
+	if (cmds)
+		KUNIT_EXPECT_EQ_MSG(test, qla_test_kfrees(f, cmds), 1,
+				    "req->outstanding_cmds");
+	if (rsp)
+		KUNIT_EXPECT_EQ_MSG(test, qla_test_kfrees(f, rsp), 1, "rsp");
+	if (rsp_ring)
+		KUNIT_EXPECT_EQ_MSG(test, qla_test_dma_frees(f, rsp_ring), 1,
+				    "rsp->ring");
+}
+
+/* qla2x00_free_req_que() / qla2x00_free_rsp_que() on their own. */
+struct qla_free_case {
+	const char *name;
+	bool maps;	/* ha->req_q_map and ha->rsp_q_map allocated */
+	bool ring;
+	bool outstanding_cmds;
+};
+
+static const struct qla_free_case qla_free_cases[] = {
+	{ "no queue maps yet, rings and outstanding_cmds", false, true, true },
+	{ "no queue maps yet, rings only", false, true, false },
+	{ "no queue maps yet, no rings", false, false, false },
+	{ "queue maps, rings and outstanding_cmds", true, true, true },
+	{ "queue maps, no rings", true, false, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_free, qla_free_cases, name);
+
+static void qla_free_que_test(struct kunit *test)
+{
+	const struct qla_free_case *c = test->param_value;
+	struct qla_test_frees *f = qla_test_frees_start(test);
+	struct qla_hw_data *ha = qla_test_ha(test);
+	struct req_que *req;
+	struct rsp_que *rsp;
+	void *req_ring, *cmds, *rsp_ring;
+
+	if (c->maps) {
+		/* Maps that do not list the queues: only the helpers free. */
+		ha->req_q_map = kunit_kcalloc(test, 1, sizeof(*ha->req_q_map),
+					      GFP_KERNEL);
+		ha->rsp_q_map = kunit_kcalloc(test, 1, sizeof(*ha->rsp_q_map),
+					      GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, ha->req_q_map);
+		KUNIT_ASSERT_NOT_NULL(test, ha->rsp_q_map);
+	}
+	req = qla_test_req(test, ha, f, c->ring, c->outstanding_cmds);
+	rsp = qla_test_rsp(test, ha, f, c->ring);
+	req_ring = req->ring;
+	cmds = req->outstanding_cmds;
+	rsp_ring = rsp->ring;
+
+	qla2x00_free_req_que(ha, req);
+	qla2x00_free_rsp_que(ha, rsp);
+
+	/* The values only: the tracepoints saw them go. */
+	qla_test_expect_freed_once(test, f, req, req_ring, cmds, rsp, rsp_ring);
+}
+
+/* A NULL queue, as the probe passes once it no longer owns one. */
+static void qla_free_null_que_test(struct kunit *test)
+{
+	struct qla_test_frees *f = qla_test_frees_start(test);
+	struct qla_hw_data *ha = qla_test_ha(test);
+
+	qla2x00_free_req_que(ha, NULL);
+	qla2x00_free_rsp_que(ha, NULL);
+	KUNIT_EXPECT_EQ(test, f->n, 0);
+}
+
+/*
+ * The steps of qla2x00_probe_one() that can fail after
+ * qla2x00_mem_alloc() has returned queue zero in req and rsp, by the
+ * error label each one takes.
+ */
+enum qla_probe_step {
+	QLA_STEP_CREATE_HOST,	/* qla2x00_create_host(): probe_hw_failed */
+	QLA_STEP_REQUEST_IRQS,	/* qla2x00_request_irqs(): probe_failed */
+	QLA_STEP_ALLOC_QUEUES,	/* qla2x00_alloc_queues(): probe_failed */
+	QLA_STEP_AFTER_QUEUES,	/* any later step: probe_failed */
+};
+
+struct qla_probe_case {
+	const char *name;
+	enum qla_probe_step step;
+};
+
+static const struct qla_probe_case qla_probe_cases[] = {
+	{ "qla2x00_create_host fails", QLA_STEP_CREATE_HOST },
+	{ "qla2x00_request_irqs fails", QLA_STEP_REQUEST_IRQS },
+	{ "qla2x00_alloc_queues fails", QLA_STEP_ALLOC_QUEUES },
+	{ "a step after qla2x00_alloc_queues fails", QLA_STEP_AFTER_QUEUES },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_probe, qla_probe_cases, name);
+
+static void qla_probe_error_labels_test(struct kunit *test)
+{
+	const struct qla_probe_case *c = test->param_value;
+	struct qla_test_frees *f = qla_test_frees_start(test);
+	struct qla_hw_data *ha = qla_test_ha(test);
+	scsi_qla_host_t *vha;
+	struct req_que *req;
+	struct rsp_que *rsp;
+	struct req_que *req0;
+	struct rsp_que *rsp0;
+	void *req_ring, *rsp_ring, *qmaps[2] = {};
+
+	req = qla_test_req(test, ha, f, true, false);
+	rsp = qla_test_rsp(test, ha, f, true);
+	req0 = req;
+	rsp0 = rsp;
+	req_ring = req->ring;
+	rsp_ring = rsp->ring;
+
+	vha = kunit_kzalloc(test, sizeof(*vha), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, vha);
+	vha->hw = ha;
+	pci_set_drvdata(ha->pdev, vha);
+
+	switch (c->step) {
+	case QLA_STEP_CREATE_HOST:
+	case QLA_STEP_REQUEST_IRQS:
+		break;
+	case QLA_STEP_ALLOC_QUEUES:
+		/* It frees what it allocated and records nothing. */
+		KUNIT_ASSERT_NULL(test, ha->req_q_map);
+		KUNIT_ASSERT_NULL(test, ha->rsp_q_map);
+		break;
+	case QLA_STEP_AFTER_QUEUES:
+		KUNIT_ASSERT_EQ(test, qla2x00_alloc_queues(ha, req, rsp), 0);
+		qmaps[0] = ha->req_q_map;
+		qmaps[1] = ha->rsp_q_map;
+		qla_test_track(test, f, qmaps[0]);
+		qla_test_track(test, f, qmaps[1]);
+		break;
+	}
+
+	/*
+	 * The error labels, in qla2x00_probe_one()'s order. probe_failed:
+	 * qla2x00_disown_queues(), then qla2x00_free_device(), whose part
+	 * for the queues is qla2x00_free_queues(); then probe_hw_failed.
+	 */
+	if (c->step != QLA_STEP_CREATE_HOST) {
+		qla2x00_disown_queues(ha, &req, &rsp);
+		qla2x00_free_queues(ha);
+	}
+	qla2x00_free_req_que(ha, req);
+	qla2x00_free_rsp_que(ha, rsp);
+
+	qla_test_expect_freed_once(test, f, req0, req_ring, NULL, rsp0,
+				   rsp_ring);
+	if (qmaps[0]) {
+		KUNIT_EXPECT_EQ(test, qla_test_kfrees(f, qmaps[0]), 1);
+		KUNIT_EXPECT_EQ(test, qla_test_kfrees(f, qmaps[1]), 1);
+		KUNIT_EXPECT_NULL(test, ha->base_qpair);
+	}
+	KUNIT_EXPECT_NULL(test, ha->req_q_map);
+	KUNIT_EXPECT_NULL(test, ha->rsp_q_map);
+}
+
+static struct kunit_case qla2xxx_queues_test_cases[] = {
+	KUNIT_CASE_PARAM(qla_free_que_test, qla_free_gen_params),
+	KUNIT_CASE(qla_free_null_que_test),
+	KUNIT_CASE_PARAM(qla_probe_error_labels_test, qla_probe_gen_params),
+	{}
+};
+
+static struct kunit_suite qla2xxx_queues_test_suite = {
+	.name = "qla2xxx_queues",
+	.test_cases = qla2xxx_queues_test_cases,
+};
+
+/*
+ * The IOCB timer. One request queue with a ring of QLA_TEST_RING_LEN
+ * entries whose firmware out index lives in memory (a shadow register),
+ * and a queue pair whose SRBs come from a kmalloc mempool, so that the
+ * SRB's release is a kfree.
+ */
+struct qla_test_iocb {
+	struct qla_hw_data *ha;
+	scsi_qla_host_t *vha;
+	struct qla_qpair *qpair;
+	struct req_que *req;
+	u16 out_index;
+	__le32 req_q_in;
+	struct qla_test_frees *frees;
+	atomic_t done_calls;
+	int done_res;
+	atomic_t timeout_calls;
+};
+
+static void qla_test_mempool_destroy(void *pool)
+{
+	mempool_destroy(pool);
+}
+
+static struct qla_test_iocb *qla_test_iocb_env(struct kunit *test)
+{
+	struct qla_test_iocb *env;
+	struct qla_hw_data *ha;
+	struct req_que *req;
+	struct qla_qpair *qp;
+
+	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	env->frees = qla_test_frees_start(test);
+	env->ha = ha = qla_test_ha(test);
+	/* Read by qla2x00_sp_timeout(): all zero is a connected adapter. */
+	ha->iobase = (__force device_reg_t __iomem *)
+		kunit_kzalloc(test, sizeof(device_reg_t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, (__force void *)ha->iobase);
+	ha->mqenable = 1;
+
+	env->vha = kunit_kzalloc(test, sizeof(*env->vha), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env->vha);
+	env->vha->hw = ha;
+	init_waitqueue_head(&env->vha->vref_waitq);
+	pci_set_drvdata(ha->pdev, env->vha);
+
+	env->req = req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	req->length = QLA_TEST_RING_LEN;
+	req->cnt = 0;
+	req->ring = kunit_kcalloc(test, req->length, sizeof(request_t),
+				  GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req->ring);
+	req->ring_ptr = req->ring;
+	req->out_ptr = &env->out_index;
+	req->req_q_in = (__force __le32 __iomem *)&env->req_q_in;
+	req->num_outstanding_cmds = 4;
+	req->outstanding_cmds = kunit_kcalloc(test, req->num_outstanding_cmds,
+					      sizeof(srb_t *), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req->outstanding_cmds);
+
+	env->qpair = qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	spin_lock_init(&qp->qp_lock);
+	qp->qp_lock_ptr = &qp->qp_lock;
+	qp->hw = ha;
+	qp->vha = env->vha;
+	qp->req = req;
+	qp->use_shadow_reg = 1;
+	qp->srb_mempool = mempool_create_kmalloc_pool(0, sizeof(srb_t));
+	KUNIT_ASSERT_NOT_NULL(test, qp->srb_mempool);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, qla_test_mempool_destroy,
+						  qp->srb_mempool));
+	ha->base_qpair = qp;
+	return env;
+}
+
+static struct qla_test_iocb *qla_test_env_of(srb_t *sp)
+{
+	return (struct qla_test_iocb *)sp->priv;
+}
+
+/* The async_done callback: drops the INIT reference, as the driver's do. */
+static void qla_test_async_done(srb_t *sp, int res)
+{
+	struct qla_test_iocb *env = qla_test_env_of(sp);
+
+	env->done_res = res;
+	atomic_inc(&env->done_calls);
+	kref_put(&sp->cmd_kref, qla2x00_sp_release);
+}
+
+/* Stands in for qla2x00_async_iocb_timeout(), which aborts the command. */
+static void qla_test_iocb_timeout(void *data)
+{
+	srb_t *sp = data;
+
+	atomic_inc(&qla_test_env_of(sp)->timeout_calls);
+}
+
+static srb_t *qla_test_sp(struct kunit *test, struct qla_test_iocb *env)
+{
+	srb_t *sp = qla2x00_get_sp(env->vha, NULL, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, sp);
+	qla_test_track(test, env->frees, sp);
+	sp->type = SRB_MARKER;
+	sp->name = "kunit";
+	sp->priv = env;
+	return sp;
+}
+
+/*
+ * qla2x00_init_async_sp(), then the test's stand-in for the abort that a
+ * timeout sends. A timer armed this early is disarmed before the case
+ * fails, so that it cannot fire into the driver's real timeout handler.
+ */
+static void qla_test_init_sp(struct kunit *test, srb_t *sp, unsigned long tmo)
+{
+	qla2x00_init_async_sp(sp, tmo, qla_test_async_done);
+	if (timer_pending(&sp->u.iocb_cmd.timer)) {
+		del_timer_sync(&sp->u.iocb_cmd.timer);
+		KUNIT_FAIL_AND_ABORT(test, "the IOCB timer is armed before the IOCB is queued");
+	}
+	sp->u.iocb_cmd.timeout = qla_test_iocb_timeout;
+}
+
+static void qla_init_async_sp_test(struct kunit *test)
+{
+	struct qla_test_iocb *env = qla_test_iocb_env(test);
+	srb_t *sp = qla_test_sp(test, env);
+	struct timer_list *timer = &sp->u.iocb_cmd.timer;
+	unsigned long before, after;
+
+	before = jiffies;
+	qla2x00_init_async_sp(sp, 10, qla_test_async_done);
+	after = jiffies;
+
+	/* Set up, not armed: nothing it needs may be missing yet. */
+	if (timer_pending(timer)) {
+		del_timer_sync(timer);
+		KUNIT_FAIL(test, "the IOCB timer is armed before the IOCB is queued");
+	}
+	/* Function pointers, compared as pointers. */
+	KUNIT_EXPECT_PTR_EQ(test, (void *)timer->function,
+			    (void *)qla2x00_sp_timeout);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)sp->async_done,
+			    (void *)qla_test_async_done);
+	KUNIT_EXPECT_PTR_NE(test, (void *)sp->done,
+			    (void *)qla_test_async_done);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)sp->free, (void *)qla2x00_sp_free);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)sp->u.iocb_cmd.timeout,
+			    (void *)qla2x00_async_iocb_timeout);
+	KUNIT_EXPECT_EQ(test, kref_read(&sp->cmd_kref), 1);
+
+	/* The INIT reference is the only one: the SRB goes back at once. */
+	kref_put(&sp->cmd_kref, qla2x00_sp_release);
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, sp), 1);
+}
+
+/* No room on the ring: the IOCB is not queued, the timer not armed. */
+static void qla_start_sp_no_ring_space_test(struct kunit *test)
+{
+	struct qla_test_iocb *env = qla_test_iocb_env(test);
+	srb_t *sp = qla_test_sp(test, env);
+
+	qla_test_init_sp(test, sp, 0);
+	/* The firmware has taken only one entry since the ring was empty. */
+	env->out_index = 1;
+
+	KUNIT_EXPECT_EQ(test, qla2x00_start_sp(sp), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, env->req->ring_index, 0);
+	if (timer_pending(&sp->u.iocb_cmd.timer)) {
+		del_timer_sync(&sp->u.iocb_cmd.timer);
+		KUNIT_FAIL(test, "the IOCB timer is armed for an IOCB never queued");
+	}
+	KUNIT_EXPECT_EQ(test, kref_read(&sp->cmd_kref), 1);
+
+	/* The caller drops its reference: freed once, no timeout later. */
+	kref_put(&sp->cmd_kref, qla2x00_sp_release);
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, sp), 1);
+	msleep(jiffies_to_msecs(2));
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->timeout_calls), 0);
+}
+
+/* Queued: the timer is armed and holds a reference of its own. */
+static void qla_start_sp_arms_timer_test(struct kunit *test)
+{
+	struct qla_test_iocb *env = qla_test_iocb_env(test);
+	srb_t *sp = qla_test_sp(test, env);
+
+	qla_test_init_sp(test, sp, 60);
+
+	KUNIT_ASSERT_EQ(test, qla2x00_start_sp(sp), QLA_SUCCESS);
+	KUNIT_EXPECT_EQ(test, env->req->ring_index, 1);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(env->req_q_in), 1);
+	KUNIT_EXPECT_PTR_EQ(test, env->req->outstanding_cmds[sp->handle], sp);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&sp->u.iocb_cmd.timer));
+	KUNIT_EXPECT_EQ(test, kref_read(&sp->cmd_kref), 2);
+
+	/* The firmware's answer: cancels the timer, then the callback. */
+	sp->done(sp, QLA_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->done_calls), 1);
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, sp), 1);
+}
+
+/* Timeout and completion of one IOCB, in either order. */
+struct qla_race_case {
+	const char *name;
+	bool timeout_first;
+};
+
+static const struct qla_race_case qla_race_cases[] = {
+	{ "completion before the timeout", false },
+	{ "timeout before the completion", true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_race, qla_race_cases, name);
+
+static void qla_timeout_completion_race_test(struct kunit *test)
+{
+	const struct qla_race_case *c = test->param_value;
+	struct qla_test_iocb *env = qla_test_iocb_env(test);
+	srb_t *sp = qla_test_sp(test, env);
+	unsigned long deadline;
+
+	qla_test_init_sp(test, sp, c->timeout_first ? 0 : 60);
+	KUNIT_ASSERT_EQ(test, qla2x00_start_sp(sp), QLA_SUCCESS);
+
+	if (c->timeout_first) {
+		deadline = jiffies + 10 * HZ;
+		while (!atomic_read(&env->timeout_calls) &&
+		       time_before(jiffies, deadline))
+			msleep(1);
+		KUNIT_ASSERT_EQ(test, atomic_read(&env->timeout_calls), 1);
+		/* Let qla2x00_sp_timeout() finish: it drops its reference. */
+		del_timer_sync(&sp->u.iocb_cmd.timer);
+		KUNIT_EXPECT_EQ(test, kref_read(&sp->cmd_kref), 1);
+		KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, sp), 0);
+	}
+
+	/* Whichever comes second frees the SRB, exactly once. */
+	sp->done(sp, QLA_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->done_calls), 1);
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, sp), 1);
+	if (!c->timeout_first) {
+		msleep(jiffies_to_msecs(2));
+		KUNIT_EXPECT_EQ(test, atomic_read(&env->timeout_calls), 0);
+	}
+}
+
+static struct kunit_case qla2xxx_iocb_timer_test_cases[] = {
+	KUNIT_CASE(qla_init_async_sp_test),
+	KUNIT_CASE(qla_start_sp_no_ring_space_test),
+	KUNIT_CASE(qla_start_sp_arms_timer_test),
+	KUNIT_CASE_PARAM(qla_timeout_completion_race_test,
+			 qla_race_gen_params),
+	{}
+};
+
+static struct kunit_suite qla2xxx_iocb_timer_test_suite = {
+	.name = "qla2xxx_iocb_timer",
+	.test_cases = qla2xxx_iocb_timer_test_cases,
+};
+
+kunit_test_suites(&qla2xxx_queues_test_suite, &qla2xxx_iocb_timer_test_suite);
