@@ -437,7 +437,8 @@ static struct qla_test_iocb *qla_test_iocb_env(struct kunit *test)
 	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, env);
 	env->frees = qla_test_frees_start(test);
-	env->ha = ha = qla_test_ha(test);
+	ha = qla_test_ha(test);
+	env->ha = ha;
 	/* Read by qla2x00_sp_timeout(): all zero is a connected adapter. */
 	ha->iobase = (__force device_reg_t __iomem *)
 		kunit_kzalloc(test, sizeof(device_reg_t), GFP_KERNEL);
@@ -450,7 +451,8 @@ static struct qla_test_iocb *qla_test_iocb_env(struct kunit *test)
 	init_waitqueue_head(&env->vha->vref_waitq);
 	pci_set_drvdata(ha->pdev, env->vha);
 
-	env->req = req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	env->req = req;
 	KUNIT_ASSERT_NOT_NULL(test, req);
 	req->length = QLA_TEST_RING_LEN;
 	req->cnt = 0;
@@ -465,7 +467,8 @@ static struct qla_test_iocb *qla_test_iocb_env(struct kunit *test)
 					      sizeof(srb_t *), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, req->outstanding_cmds);
 
-	env->qpair = qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	env->qpair = qp;
 	KUNIT_ASSERT_NOT_NULL(test, qp);
 	spin_lock_init(&qp->qp_lock);
 	qp->qp_lock_ptr = &qp->qp_lock;
@@ -638,7 +641,7 @@ static void qla_timeout_completion_race_test(struct kunit *test)
 		deadline = jiffies + 10 * HZ;
 		while (!atomic_read(&env->timeout_calls) &&
 		       time_before(jiffies, deadline))
-			msleep(1);
+			schedule_timeout_uninterruptible(1);
 		KUNIT_ASSERT_EQ(test, atomic_read(&env->timeout_calls), 1);
 		/* Let qla2x00_sp_timeout() finish: it drops its reference. */
 		del_timer_sync(&sp->u.iocb_cmd.timer);
