@@ -40,16 +40,23 @@ struct qla_test_frees {
 	int n;
 };
 
-static int qla_test_slot(struct qla_test_frees *f, const void *ptr)
+/* The slot of a tracked pointer, or -1. */
+static int qla_test_index(struct qla_test_frees *f, const void *ptr)
 {
 	int i;
 
-	if (!ptr || current != f->task)
-		return -1;
 	for (i = 0; i < f->n; i++)
 		if (f->ptr[i] == ptr)
 			return i;
 	return -1;
+}
+
+/* The slot a probe counts a free in: the test's own task only. */
+static int qla_test_slot(struct qla_test_frees *f, const void *ptr)
+{
+	if (!ptr || current != f->task)
+		return -1;
+	return qla_test_index(f, ptr);
 }
 
 static void qla_test_probe_kfree(void *data, unsigned long call_site,
@@ -107,22 +114,16 @@ static void qla_test_track(struct kunit *test, struct qla_test_frees *f,
 
 static int qla_test_kfrees(struct qla_test_frees *f, const void *ptr)
 {
-	int i;
+	int i = qla_test_index(f, ptr);
 
-	for (i = 0; i < f->n; i++)
-		if (f->ptr[i] == ptr)
-			return atomic_read(&f->kfrees[i]);
-	return -1;
+	return i < 0 ? -1 : atomic_read(&f->kfrees[i]);
 }
 
 static int qla_test_dma_frees(struct qla_test_frees *f, const void *ptr)
 {
-	int i;
+	int i = qla_test_index(f, ptr);
 
-	for (i = 0; i < f->n; i++)
-		if (f->ptr[i] == ptr)
-			return atomic_read(&f->dma_frees[i]);
-	return -1;
+	return i < 0 ? -1 : atomic_read(&f->dma_frees[i]);
 }
 
 static void qla_test_pdev_release(struct device *dev)
@@ -172,6 +173,20 @@ static struct qla_hw_data *qla_test_ha(struct kunit *test)
 /* Queue zero as qla2x00_mem_alloc() leaves it, and the frees it expects. */
 #define QLA_TEST_RING_LEN	16
 
+/* A ring of QLA_TEST_RING_LEN + 1 entries, as qla2x00_mem_alloc() sizes it. */
+static void *qla_test_ring(struct kunit *test, struct qla_hw_data *ha,
+			   struct qla_test_frees *f, size_t entry_size,
+			   dma_addr_t *dma)
+{
+	void *ring = dma_alloc_coherent(&ha->pdev->dev,
+					(QLA_TEST_RING_LEN + 1) * entry_size,
+					dma, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ring);
+	qla_test_track(test, f, ring);
+	return ring;
+}
+
 static struct req_que *qla_test_req(struct kunit *test,
 				    struct qla_hw_data *ha,
 				    struct qla_test_frees *f, bool ring,
@@ -182,13 +197,9 @@ static struct req_que *qla_test_req(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, req);
 	qla_test_track(test, f, req);
 	req->length = QLA_TEST_RING_LEN;
-	if (ring) {
-		req->ring = dma_alloc_coherent(&ha->pdev->dev,
-					       (req->length + 1) * sizeof(request_t),
-					       &req->dma, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, req->ring);
-		qla_test_track(test, f, req->ring);
-	}
+	if (ring)
+		req->ring = qla_test_ring(test, ha, f, sizeof(request_t),
+					  &req->dma);
 	if (outstanding_cmds) {
 		req->num_outstanding_cmds = 4;
 		req->outstanding_cmds = kcalloc(req->num_outstanding_cmds,
@@ -208,13 +219,9 @@ static struct rsp_que *qla_test_rsp(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, rsp);
 	qla_test_track(test, f, rsp);
 	rsp->length = QLA_TEST_RING_LEN;
-	if (ring) {
-		rsp->ring = dma_alloc_coherent(&ha->pdev->dev,
-					       (rsp->length + 1) * sizeof(response_t),
-					       &rsp->dma, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, rsp->ring);
-		qla_test_track(test, f, rsp->ring);
-	}
+	if (ring)
+		rsp->ring = qla_test_ring(test, ha, f, sizeof(response_t),
+					  &rsp->dma);
 	return rsp;
 }
 
