@@ -23,7 +23,8 @@ RUN     := kunit/run --kernel $(KERNEL) --jobs $(JOBS)
 SUMMARY := kunit/summary
 CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a)))
 
-.PHONY: all help setup sync tree test check check-tools checkpatch mutants series bench clean
+.PHONY: all help setup sync tree test check check-tools checkpatch mutants series bench clean \
+	apparmor-blobs
 
 all: test
 
@@ -42,6 +43,8 @@ help:
 	@echo '                    its suites to fail (MUTANTS="a b" picks some)'
 	@echo '  make series       the overlay as a git format-patch series (prints its directory);'
 	@echo '                    make check also git-ams it onto the pristine tree'
+	@echo '  make apparmor-blobs  compile kunit/apparmor/profiles/ with apparmor_parser into'
+	@echo '                    security/apparmor/net_kunit_policy.h (make check-tools compares)'
 	@echo '  make bench        the speed figures of the pipeline (takes ~30 min)'
 	@echo '  make clean        remove build dirs and results of $$KERNEL from the cache'
 	@echo 'Knobs:'
@@ -86,8 +89,8 @@ checkpatch:
 # verdict over all of them and comes last.
 check: setup
 	@rc=0; \
-	$(MAKE) --no-print-directory check-tools || rc=1; \
 	for k in $(KERNELS); do kunit/sync -q --kernel $$k || exit 2; done; \
+	$(MAKE) --no-print-directory check-tools || rc=1; \
 	$(MAKE) --no-print-directory checkpatch || rc=1; \
 	for k in $(KERNELS); do kunit/series --kernel $$k --check || rc=1; done; \
 	for k in $(KERNELS); do for a in $(ARCHES); do \
@@ -102,6 +105,9 @@ check: setup
 bench: setup
 	@$(SYNC) -q
 	@kunit/bench --kernel $(KERNEL)
+
+apparmor-blobs: setup
+	@kunit/apparmor/blobs
 
 clean:
 	@tree=$$($(SYNC) --print-tree); rm -rf "$${tree%/src}/build" "$${tree%/$(KERNEL)/src}/results"
