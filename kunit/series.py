@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from typing import Dict, Iterable, List, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import overlay
 
@@ -45,13 +45,22 @@ def added_lines(patch: str) -> List[str]:
 		return [line[1:] for line in f if line.startswith('+') and not line.startswith('+++')]
 
 
-def carried(patches: List[str], files: Iterable[str]) -> Dict[str, List[str]]:
-	"""Quilt patch -> the overlay files its added lines name."""
+def _names(stem: str) -> 're.Pattern[str]':
+	return re.compile(rf'(?<![\w/]){re.escape(stem)}\.[cho]\b')
+
+
+def carried(patches: List[str], files: Iterable[str],
+	    contents: Optional[Dict[str, overlay.Content]] = None) -> Dict[str, List[str]]:
+	"""Quilt patch -> the overlay files its added lines name.
+
+	An overlay file that no patch names goes with the one that names it
+	(the test data header that a carried suite #includes), when contents
+	are given.
+	"""
 	out: Dict[str, List[str]] = {p: [] for p in patches}
 	owner: Dict[str, str] = {}
 	for path in sorted(files):
-		stem = os.path.splitext(os.path.basename(path))[0]
-		word = re.compile(rf'(?<![\w/]){re.escape(stem)}\.[cho]\b')
+		word = _names(os.path.splitext(os.path.basename(path))[0])
 		for p in patches:
 			if any(word.search(line) for line in added_lines(p)):
 				if path in owner:
@@ -60,6 +69,20 @@ def carried(patches: List[str], files: Iterable[str]) -> Dict[str, List[str]]:
 							  f'{os.path.basename(p)}')
 				owner[path] = p
 				out[p].append(path)
+	grew = True
+	while contents and grew:
+		grew = False
+		for path in sorted(set(files) - set(owner)):
+			word = _names(os.path.splitext(os.path.basename(path))[0])
+			for by in sorted(owner):
+				data = contents[by].data or b''
+				if (os.path.dirname(by) == os.path.dirname(path) and
+				    word.search(data.decode('utf-8', 'replace'))):
+					owner[path] = owner[by]
+					out[owner[by]].append(path)
+					grew = True
+					break
+	for path in sorted(files):
 		if path not in owner:
 			raise SeriesError(f'overlay file {path} is carried by no patch of the series '
 					  '(no added line names it)')
@@ -118,7 +141,7 @@ def touched(patches: List[str], files: Iterable[str]) -> List[str]:
 def make(tree: str, repo: str, files: Dict[str, overlay.Content], patches: List[str],
 	 outdir: str, kernel: str) -> List[str]:
 	"""Write the series into outdir; return the patch files, cover letter first."""
-	owned = carried(patches, files)
+	owned = carried(patches, files, files)
 	for p in patches:
 		if not owned[p] and not overlay.patch_paths(p):
 			raise SeriesError(f'{os.path.basename(p)} would be an empty patch')

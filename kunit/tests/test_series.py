@@ -59,3 +59,20 @@ class Series(FakeTreeCase):
 				 'again.patch': SCSI_PATCH.replace('scsi 29', 'scsi 28')})
 		with self.assertRaisesRegex(series.SeriesError, 'carried by both scsi.patch and again'):
 			series.carried(overlay.read_series(self.series), ['drivers/scsi/scsi_lib_kunit.c'])
+
+	def test_header_included_by_a_carried_file_goes_with_it(self):
+		self.remove_overlay('kernel/time/new/deep_kunit.c')
+		self.add_overlay('crypto/sm4_kunit_vectors.h', 'static const u8 v[] = { 1 };\n')
+		self.add_overlay('crypto/sm4_kunit.c', '#include "sm4_kunit_vectors.h"\n')
+		self.sync()
+		files, patches, made = self.make()
+		owned = series.carried(patches, files, files)
+		self.assertIn('crypto/sm4_kunit_vectors.h', owned[patches[1]])
+		self.assertEqual(series.roundtrip(self.tree, files, patches, made), [])
+
+	def test_header_no_file_includes_is_still_an_error(self):
+		self.remove_overlay('kernel/time/new/deep_kunit.c')
+		self.add_overlay('crypto/orphan.h', 'x\n')
+		self.sync()
+		with self.assertRaisesRegex(series.SeriesError, 'crypto/orphan.h is carried by no patch'):
+			self.make()
