@@ -264,14 +264,14 @@ static void aa_kunit_policy_free(void *data)
 }
 
 /*
- * aa_unpack() over a copy of @blob (first @size bytes); the copy lives
- * in kvmalloc memory because unpack may compress it in place.
+ * Load data holding a copy of the first @size bytes of @blob, for a test
+ * to break before aa_kunit_unpack(); the copy lives in kvmalloc memory
+ * because unpack may compress it in place.
  */
-static int aa_kunit_unpack(struct kunit *test, const u8 *blob, size_t size,
-			   struct aa_kunit_policy **out)
+static struct aa_kunit_policy *aa_kunit_policy(struct kunit *test, const u8 *blob,
+					       size_t size)
 {
 	struct aa_kunit_policy *p;
-	const char *ns;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
@@ -282,8 +282,13 @@ static int aa_kunit_unpack(struct kunit *test, const u8 *blob, size_t size,
 		kfree(p);
 	KUNIT_ASSERT_NOT_NULL(test, p->udata.data);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_policy_free, p), 0);
+	return p;
+}
 
-	*out = p;
+static int aa_kunit_unpack(struct aa_kunit_policy *p)
+{
+	const char *ns;
+
 	return aa_unpack(&p->udata, &p->ents, &ns);
 }
 
@@ -291,10 +296,10 @@ static int aa_kunit_unpack(struct kunit *test, const u8 *blob, size_t size,
 static struct aa_profile *aa_kunit_profile(struct kunit *test, const u8 *blob,
 					   size_t size, const char *name)
 {
-	struct aa_kunit_policy *p;
+	struct aa_kunit_policy *p = aa_kunit_policy(test, blob, size);
 	struct aa_load_ent *ent;
 
-	KUNIT_ASSERT_EQ(test, aa_kunit_unpack(test, blob, size, &p), 0);
+	KUNIT_ASSERT_EQ(test, aa_kunit_unpack(p), 0);
 	KUNIT_ASSERT_TRUE(test, list_is_singular(&p->ents));
 	ent = list_first_entry(&p->ents, struct aa_load_ent, list);
 	KUNIT_ASSERT_STREQ(test, ent->new->base.name, name);
@@ -304,7 +309,10 @@ static struct aa_profile *aa_kunit_profile(struct kunit *test, const u8 *blob,
 	return ent->new;
 }
 
-#define AA_BLOB(b) .blob = b##_blob, .size = sizeof(b##_blob), .profile = #b
+/* Profile b compiled for 6.12, and for 6.12 without network_v8. */
+#define AA_BLOB(b)	.blob = b##_blob, .size = sizeof(b##_blob), .profile = #b
+#define AA_BLOB_NONET(b) \
+	.blob = b##_nonet_blob, .size = sizeof(b##_nonet_blob), .profile = #b
 
 struct aa_net_perm_case {
 	const char *desc;
@@ -362,11 +370,9 @@ static const struct aa_net_perm_case aa_net_perm_cases[] = {
 	 * not mediate AA_CLASS_NET, and aa_profile_af_perm() allows.
 	 */
 	{ "inet stream allowed with no network rule (no network_v8)",
-	  .blob = net_none_nonet_blob, .size = sizeof(net_none_nonet_blob),
-	  .profile = "net_none", AF_INET, SOCK_STREAM, false, 0 },
+	  AA_BLOB_NONET(net_none), AF_INET, SOCK_STREAM, false, 0 },
 	{ "unix dgram allowed with no network rule (no network_v8)",
-	  .blob = net_none_nonet_blob, .size = sizeof(net_none_nonet_blob),
-	  .profile = "net_none", AF_UNIX, SOCK_DGRAM, false, 0 },
+	  AA_BLOB_NONET(net_none), AF_UNIX, SOCK_DGRAM, false, 0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(aa_net_perm, aa_net_perm_cases, desc);
@@ -453,16 +459,13 @@ static void aa_unpack_bad_test(struct kunit *test)
 	size_t size = sizeof(net_inet_stream_blob);
 	struct aa_kunit_policy *p;
 	u8 *blob;
-	int err;
-
-	blob = kunit_kmalloc(test, size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, blob);
-	memcpy(blob, net_inet_stream_blob, size);
 
 	if (t->cut > 0)
 		size = t->cut;
 	else if (t->cut < 0)
 		size += t->cut;
+	p = aa_kunit_policy(test, net_inet_stream_blob, size);
+	blob = p->udata.data;
 	if (t->at >= 0)
 		blob[t->at] = t->byte;
 	if (t->dfa_magic) {
@@ -474,8 +477,7 @@ static void aa_unpack_bad_test(struct kunit *test)
 		blob[i] ^= 0xff;
 	}
 
-	err = aa_kunit_unpack(test, blob, size, &p);
-	KUNIT_EXPECT_LT(test, err, 0);
+	KUNIT_EXPECT_LT(test, aa_kunit_unpack(p), 0);
 	KUNIT_EXPECT_TRUE(test, list_empty(&p->ents));
 }
 
