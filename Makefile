@@ -12,6 +12,7 @@ TIMEOUT ?= 600
 FILTER  ?=
 FORCE   ?=
 MUTANTS ?=
+BOOT    ?=
 
 ifneq ($(CACHE),)
 export CACHE := $(abspath $(CACHE))
@@ -21,7 +22,8 @@ export TIMEOUT
 SYNC    := kunit/sync --kernel $(KERNEL)
 RUN     := kunit/run --kernel $(KERNEL) --jobs $(JOBS)
 SUMMARY := kunit/summary
-CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a)))
+BOOTS   := $(shell /usr/bin/python3 kunit/run --list-boots)
+CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a) $(foreach b,$(BOOTS),$(k)-$(a)-$(b))))
 
 .PHONY: all help setup sync tree test check check-tools checkpatch mutants series bench clean \
 	apparmor-blobs
@@ -37,6 +39,7 @@ help:
 	@echo '                    (SYNC_ARGS=--dry-run shows what would change)'
 	@echo '  make tree         print the synced tree'"'"'s path'
 	@echo '  make test         sync, then kunit.py run for $$KERNEL on $$ARCH, then the table'
+	@echo '                    (BOOT=NAME: the same kernel booted as kunit/boots says instead)'
 	@echo '  make check-tools  the tools'"'"' own tests (python3 -m unittest)'
 	@echo '  make checkpatch   scripts/checkpatch.pl --strict over overlay C files and patches'
 	@echo '  make mutants      apply each kept revert of a seed fix (kunit/mutants/), expect'
@@ -55,6 +58,7 @@ help:
 	@echo '  JOBS=N                parallel build jobs (default nproc = $(JOBS))'
 	@echo '  TIMEOUT=S             seconds a booted kernel may run (default 600)'
 	@echo '  FILTER=GLOB           kunit.py filter glob for make test, e.g. "sm4*"'
+	@echo '  BOOT=NAME             make test boots with kunit/boots'"'"' arguments: $(BOOTS)'
 	@echo '  FORCE=1               make sync resets files edited by hand in the tree'
 	@echo '  MUTANTS=NAMES         make mutants runs only these'
 
@@ -69,7 +73,8 @@ tree:
 
 test: setup
 	@$(SYNC) -q
-	@$(RUN) --arch $(ARCH) $(FILTER); [ $$? -ne 2 ] || exit 2; $(SUMMARY) $(KERNEL)-$(ARCH)
+	@$(RUN) --arch $(ARCH) $(if $(BOOT),--boot $(BOOT)) $(FILTER); [ $$? -ne 2 ] || exit 2; \
+	$(SUMMARY) $(KERNEL)-$(ARCH)$(if $(BOOT),-$(BOOT))
 
 mutants: setup
 	@$(SYNC) -q
@@ -95,6 +100,9 @@ check: setup
 	for k in $(KERNELS); do kunit/series --kernel $$k --check || rc=1; done; \
 	for k in $(KERNELS); do for a in $(ARCHES); do \
 		kunit/run --kernel $$k --arch $$a --jobs $(JOBS) || true; \
+		for b in $(BOOTS); do \
+			kunit/run --kernel $$k --arch $$a --jobs $(JOBS) --boot $$b || true; \
+		done; \
 	done; done; \
 	for k in $(KERNELS); do \
 		kunit/mutate --kernel $$k --arch x86_64 --jobs $(JOBS) || rc=1; \

@@ -6,6 +6,8 @@ A mutant is a -p1 patch under kunit/mutants/ with a header:
   Mutant: what it breaks
   Seed: the seed document whose fix it undoes
   Suites: the kunit.py filter glob of the suites that must catch it
+  Boot: (optional) an extra boot of kunit/boots to run instead, for a
+        mutant that only a case of that boot can see; its filter is used
 
 It is applied through the sync, on top of the series: the sync's journal
 and manifest then know the mutated files, so that a mutant run that is
@@ -35,6 +37,7 @@ class Mutant:
 	what: str
 	seed: str
 	suites: str
+	boot: str = ''
 
 	@property
 	def name(self) -> str:
@@ -55,14 +58,17 @@ def parse(path: str) -> Mutant:
 		for line in f:
 			if line.startswith(('---', 'diff ')):
 				break
-			m = re.match(r'(Mutant|Seed|Suites):\s*(.+)', line)
+			m = re.match(r'(Mutant|Seed|Suites|Boot):\s*(.+)', line)
 			if m:
 				fields[m.group(1)] = m.group(2).strip()
 	missing = [k for k in ('Mutant', 'Seed', 'Suites') if k not in fields]
 	if missing:
 		raise common.UsageError(f"{os.path.relpath(path, common.REPO)}: no {', '.join(missing)}: "
 					'header line')
-	return Mutant(path, fields['Mutant'], fields['Seed'], fields['Suites'])
+	if 'Boot' in fields:
+		runner.boot(fields['Boot'])	# an unknown one is an error here
+	return Mutant(path, fields['Mutant'], fields['Seed'], fields['Suites'],
+		      fields.get('Boot', ''))
 
 
 def find(names: Optional[List[str]] = None) -> List[Mutant]:
@@ -93,18 +99,19 @@ def run_one(k: common.Kernel, a: common.Arch, m: Mutant, jobs: int, timeout: int
 		apply(k, m)
 	except overlay.SyncError as e:
 		return Outcome(m, NO_APPLY, [str(e)])
+	b = runner.boot(m.boot) if m.boot else None
 	try:
-		runner.run(k, a, jobs, timeout, [m.suites], FLAVOUR)
+		runner.run(k, a, jobs, timeout, [] if b else [m.suites], FLAVOUR, b)
 	finally:
 		apply(k, None)
-	name = f'{common.cell(k, a)}-{FLAVOUR}'
+	name = runner.run_name(k, a, FLAVOUR, b)
 	cell = results.load(common.results_dir(), name)
 	if any(p.startswith('no results') for p in cell.problems):
 		return Outcome(m, NO_BUILD, cell.problems)
 	if not cell.suites and cell.problems:
 		return Outcome(m, KILLED, ['the kernel crashed before any suite reported'])
 	if not cell.suites:
-		return Outcome(m, SURVIVED, [f'no suite matched {m.suites}'])
+		return Outcome(m, SURVIVED, [f'no suite matched {b.filter if b else m.suites}'])
 	if cell.total().failed:
 		return Outcome(m, KILLED, cell.failures + cell.problems + cell.missing)
 	return Outcome(m, SURVIVED, [f'{m.suites}: {cell.total()} passed/failed/skipped'])

@@ -6,6 +6,7 @@ and results/<cell>.status.json (kunit/run: exit code, expected suites).
 A cell fails, besides failing cases, when its JSON is missing, when
 kunit.py exited non-zero with no failing case to show for it (a crash,
 a hang, a build failure), or when an expected suite did not report.
+In an extra boot (kunit/boots, status 'no_skips'), a skipped case fails.
 """
 
 import json
@@ -136,6 +137,10 @@ def judge(name: str, result: Optional[dict], status: Optional[dict],
 			cell.failures.append(case['name'])
 	cell.missing = [s for s in status.get('expected_suites', []) if s not in cell.suites]
 	cell.skips = skipped(log)
+	if status.get('no_skips'):
+		for case, reason in cell.skips:
+			cell.problems.append(f"{case} skipped in boot {status.get('boot')}, "
+					     f"which is there to run it: {reason}")
 	for suite, line in reports(log):
 		cell.problems.append(f'kernel report in {suite}: {line}')
 	for name in status.get('rows', []):

@@ -12,8 +12,10 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from typing import Dict, List, Optional
 
 import common
@@ -21,6 +23,7 @@ import overlay
 
 CONFIGS = os.path.join(common.REPO, 'kunit', 'configs')
 SUITES = os.path.join(common.REPO, 'kunit', 'suites')
+BOOTS = os.path.join(common.REPO, 'kunit', 'boots')
 KUNITCONFIG = os.path.join(common.REPO, '.kunitconfig')
 
 
@@ -60,6 +63,37 @@ def row_cases(path: str = SUITES) -> List[str]:
 	"""The SUITE.CASE names of kunit/suites' @rows lines."""
 	with open(path, encoding='utf-8') as f:
 		return [w[1] for w in (line.split() for line in f) if len(w) == 2 and w[0] == '@rows']
+
+
+@dataclass
+class Boot:
+	"""An extra boot of a cell's kernel: kunit/boots."""
+	name: str
+	filter: str
+	kernel_args: List[str]
+
+	def args(self) -> List[str]:
+		return [self.filter, *(f'--kernel_args={x}' for x in self.kernel_args)]
+
+
+def boot_table(path: str = BOOTS) -> Dict[str, Boot]:
+	table: Dict[str, Boot] = {}
+	with open(path, encoding='utf-8') as f:
+		for n, line in enumerate(f, 1):
+			words = line.split('#', 1)[0].split()
+			if not words:
+				continue
+			if len(words) < 3 or not re.fullmatch(r'[a-z0-9][-a-z0-9]*', words[0]):
+				raise common.UsageError(f'{path}:{n}: want: name filter-glob kernel-arg...')
+			table[words[0]] = Boot(words[0], words[1], words[2:])
+	return table
+
+
+def boot(name: str, path: str = BOOTS) -> Boot:
+	table = boot_table(path)
+	if name not in table:
+		raise common.UsageError(f"unknown boot '{name}'; valid: {' '.join(table)}")
+	return table[name]
 
 
 def expected_suites(paths: List[str], table: Dict[str, List[str]]) -> List[str]:
@@ -116,33 +150,50 @@ def check_tree(tree: str) -> None:
 		raise common.UsageError(f'tree {tree} is half-synced (run make sync)')
 
 
+def run_name(k: common.Kernel, a: common.Arch, flavour: str = '',
+	     b: Optional[Boot] = None) -> str:
+	"""The results name of a run: <kernel>-<arch>[-<flavour>][-<boot>]."""
+	return '-'.join([common.cell(k, a)] + [x for x in (flavour, b.name if b else '') if x])
+
+
 def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
-	extra: List[str], flavour: str = '') -> int:
-	"""Run one cell; write results/<cell>.json and <cell>.status.json."""
+	extra: List[str], flavour: str = '', b: Optional[Boot] = None) -> int:
+	"""Run one cell; write results/<cell>.{json,status.json,log}."""
+	if b and any(not x.startswith('-') for x in extra):
+		raise common.UsageError(f'boot {b.name} has its own filter ({b.filter})')
 	tree = common.tree_dir(k)
 	check_tree(tree)
 	build = common.build_dir(k, a, flavour)
 	os.makedirs(os.path.dirname(build), exist_ok=True)
 	results = common.results_dir()
 	os.makedirs(results, exist_ok=True)
-	name = common.cell(k, a) + (('-' + flavour) if flavour else '')
+	name = run_name(k, a, flavour, b)
+	if b:
+		extra = b.args() + extra
 	json_path = os.path.join(results, name + '.json')
 	status_path = os.path.join(results, name + '.status.json')
-	for stale in (json_path, status_path):
+	log_path = os.path.join(results, name + '.log')
+	for stale in (json_path, status_path, log_path):
 		if os.path.exists(stale):
 			os.unlink(stale)
 	args = kunit_args(k, a, build, json_path, jobs, timeout, extra)
 	print(f'run: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
 	rc = subprocess.run([sys.executable, *args], cwd=tree, env=ccache_env(dict(os.environ)),
 			    check=False).returncode
+	# The build dir's log is the last boot's: keep this one's beside its results.
+	log = os.path.join(build, 'test.log')
+	if os.path.exists(log):
+		shutil.copyfile(log, log_path)
 	status = {
 		'kernel': k.version,
 		'arch': a.name,
 		'rc': rc,
 		'expected_suites': filter_suites(expected_suites(kunitconfigs(a), suite_table()), extra),
-		'log': os.path.join(build, 'test.log'),
+		'log': log_path,
 		'filter': ' '.join(extra),
 		'rows': row_cases(),
+		'boot': b.name if b else '',
+		'no_skips': bool(b),
 	}
 	with open(status_path, 'w', encoding='utf-8') as f:
 		json.dump(status, f, indent=1)

@@ -61,6 +61,18 @@ class Judge(unittest.TestCase):
 		cell = results.judge('c', ok, {'rc': 0, 'expected_suites': ['sm4']})
 		self.assertTrue(results.ok([cell]))
 
+	def test_skip_in_an_extra_boot_fails_the_cell(self):
+		ok = {'name': 'x', 'test_cases': [], 'sub_groups': [
+			suite('tk_live', [('a_on', 'PASS'), ('b_on', 'SKIP')])]}
+		log = ('[ 1.0]     # Subtest: tk_live\n[ 1.1]     ok 1 a_on\n'
+		       '[ 1.2]     ok 2 b_on # SKIP needs a boot with m=on\n')
+		status = {'rc': 0, 'expected_suites': ['tk_live']}
+		self.assertTrue(results.ok([results.judge('c', ok, status, log)]))
+		cell = results.judge('c-mono', ok, dict(status, boot='mono', no_skips=True), log)
+		self.assertFalse(results.ok([cell]))
+		self.assertIn('tk_live.b_on skipped in boot mono', cell.problems[0])
+		self.assertIn('needs a boot with m=on', cell.problems[0])
+
 
 LOG = """\
 [    1.000000] KTAP version 1

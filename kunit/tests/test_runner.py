@@ -70,6 +70,48 @@ class Configs(unittest.TestCase):
 					self.assertEqual(base.get(sym, val), val, f'{path}: {sym}')
 
 
+class Boots(unittest.TestCase):
+	def table(self, text):
+		with tempfile.NamedTemporaryFile('w', suffix='.boots', delete=False) as f:
+			f.write(text)
+		self.addCleanup(os.unlink, f.name)
+		return f.name
+
+	def test_kept_boots_have_a_filter_that_matches_an_enabled_suite(self):
+		table = runner.suite_table()
+		enabled = [s for sym in runner.enabled_symbols(runner.kunitconfigs(common.arch('x86_64')))
+			   for s in table.get(sym, [])]
+		boots = runner.boot_table()
+		self.assertIn('mono-suspend', boots)
+		for b in boots.values():
+			with self.subTest(boot=b.name):
+				self.assertTrue(runner.filter_suites(enabled, [b.filter]))
+
+	def test_boot_runs_its_filter_with_its_kernel_args(self):
+		path = self.table('# comment\n\nmono\tt_live.*_on\ta=on b  # why\n')
+		b = runner.boot('mono', path)
+		self.assertEqual(b.args(), ['t_live.*_on', '--kernel_args=a=on', '--kernel_args=b'])
+		k, a = common.kernel('6.12'), common.arch('arm64')
+		self.assertEqual(runner.run_name(k, a, '', b), '6.12-arm64-mono')
+		self.assertEqual(runner.run_name(k, a, 'mutants', b), '6.12-arm64-mutants-mono')
+		self.assertEqual(runner.run_name(k, a), '6.12-arm64')
+
+	def test_unknown_boot_lists_the_valid_ones(self):
+		path = self.table('one f a=1\ntwo g b=2\n')
+		with self.assertRaisesRegex(common.UsageError, r"unknown boot 'three'; valid: one two"):
+			runner.boot('three', path)
+
+	def test_line_without_kernel_args_is_an_error_with_its_line(self):
+		path = self.table('one f a=1\ntwo g\n')
+		with self.assertRaisesRegex(common.UsageError, r':2: want: name filter-glob kernel-arg'):
+			runner.boot_table(path)
+
+	def test_boot_refuses_a_second_filter(self):
+		b = runner.Boot('mono', 'x.*_on', ['m=on'])
+		with self.assertRaisesRegex(common.UsageError, r'boot mono has its own filter'):
+			runner.run(common.kernel('6.12'), common.arch('x86_64'), 1, 1, ['sm4*'], '', b)
+
+
 class BadInput(unittest.TestCase):
 	def setUp(self):
 		self.cache = tempfile.mkdtemp(prefix='kernel-overlay-test-')
