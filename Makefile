@@ -13,6 +13,7 @@ FILTER  ?=
 FORCE   ?=
 MUTANTS ?=
 BOOT    ?=
+DEBUG   ?=
 
 ifneq ($(CACHE),)
 export CACHE := $(abspath $(CACHE))
@@ -25,8 +26,10 @@ SUMMARY := kunit/summary
 BOOTS   := $(shell /usr/bin/python3 kunit/run --list-boots)
 CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a) $(foreach b,$(BOOTS),$(k)-$(a)-$(b))))
 
-.PHONY: all help setup sync tree test check check-tools checkpatch mutants series bench clean \
-	apparmor-blobs
+DEBUG_CELLS := $(foreach k,$(KERNELS),$(k)-x86_64-debug)
+
+.PHONY: all help setup sync tree test check check-debug check-tools checkpatch mutants series \
+	bench clean apparmor-blobs
 
 all: test
 
@@ -40,6 +43,9 @@ help:
 	@echo '  make tree         print the synced tree'"'"'s path'
 	@echo '  make test         sync, then kunit.py run for $$KERNEL on $$ARCH, then the table'
 	@echo '                    (BOOT=NAME: the same kernel booted as kunit/boots says instead)'
+	@echo '  make check-debug  every suite under KASAN, UBSAN, KFENCE, lockdep, debug objects'
+	@echo '                    and fault injection on x86_64 and arm64, and the leg'"'"'s canary'
+	@echo '                    (make check runs it on x86_64; make test DEBUG=1 for one arch)'
 	@echo '  make check-tools  the tools'"'"' own tests (python3 -m unittest)'
 	@echo '  make checkpatch   scripts/checkpatch.pl --strict over overlay C files and patches'
 	@echo '  make mutants      apply each kept revert of a seed fix (kunit/mutants/), expect'
@@ -58,6 +64,7 @@ help:
 	@echo '  JOBS=N                parallel build jobs (default nproc = $(JOBS))'
 	@echo '  TIMEOUT=S             seconds a booted kernel may run (default 600)'
 	@echo '  FILTER=GLOB           kunit.py filter glob for make test, e.g. "sm4*"'
+	@echo '  DEBUG=1               make test runs the debug leg (kunit/configs/debug.config)'
 	@echo '  BOOT=NAME             make test boots with kunit/boots'"'"' arguments: $(BOOTS)'
 	@echo '  FORCE=1               make sync resets files edited by hand in the tree'
 	@echo '  MUTANTS=NAMES         make mutants runs only these'
@@ -73,8 +80,21 @@ tree:
 
 test: setup
 	@$(SYNC) -q
-	@$(RUN) --arch $(ARCH) $(if $(BOOT),--boot $(BOOT)) $(FILTER); [ $$? -ne 2 ] || exit 2; \
-	$(SUMMARY) $(KERNEL)-$(ARCH)$(if $(BOOT),-$(BOOT))
+	@$(RUN) --arch $(ARCH) $(if $(DEBUG),--debug) $(if $(BOOT),--boot $(BOOT)) $(FILTER); \
+	[ $$? -ne 2 ] || exit 2; \
+	$(SUMMARY) $(KERNEL)-$(ARCH)$(if $(DEBUG),-debug)$(if $(BOOT),-$(BOOT))
+
+# The debug leg: each suite under the kernel's checkers, then the canary
+# that proves a KASAN report fails it.
+check-debug: setup
+	@rc=0; \
+	for k in $(KERNELS); do kunit/sync -q --kernel $$k || exit 2; done; \
+	for k in $(KERNELS); do for a in $(ARCHES); do \
+		kunit/run --kernel $$k --arch $$a --jobs $(JOBS) --debug || true; \
+		kunit/run --kernel $$k --arch $$a --jobs $(JOBS) --canary || rc=1; \
+	done; done; \
+	$(SUMMARY) $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a)-debug)) || rc=1; \
+	exit $$rc
 
 mutants: setup
 	@$(SYNC) -q
@@ -105,9 +125,11 @@ check: setup
 		done; \
 	done; done; \
 	for k in $(KERNELS); do \
+		kunit/run --kernel $$k --arch x86_64 --jobs $(JOBS) --debug || true; \
+		kunit/run --kernel $$k --arch x86_64 --jobs $(JOBS) --canary || rc=1; \
 		kunit/mutate --kernel $$k --arch x86_64 --jobs $(JOBS) || rc=1; \
 	done; \
-	$(SUMMARY) $(CELLS) || rc=1; \
+	$(SUMMARY) $(CELLS) $(DEBUG_CELLS) || rc=1; \
 	exit $$rc
 
 bench: setup

@@ -493,6 +493,20 @@ static void sm4_free_tfm(void *data)
 	}
 }
 
+/* A transform of @driver, or an ERR_PTR. */
+static void *sm4_alloc_tfm(const char *driver, enum sm4_kind kind)
+{
+	switch (kind) {
+	case SM4_CIPHER:
+		return crypto_alloc_cipher(driver, 0, 0);
+	case SM4_SKCIPHER:
+		return crypto_alloc_skcipher(driver, 0, 0);
+	case SM4_AEAD:
+		return crypto_alloc_aead(driver, 0, 0);
+	}
+	return ERR_PTR(-EINVAL);
+}
+
 static int sm4_try_alloc(struct kunit *test, const char *driver, enum sm4_kind kind,
 			 struct sm4_tfm **out)
 {
@@ -501,17 +515,7 @@ static int sm4_try_alloc(struct kunit *test, const char *driver, enum sm4_kind k
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	t->kind = kind;
-	switch (kind) {
-	case SM4_CIPHER:
-		t->cipher = crypto_alloc_cipher(driver, 0, 0);
-		break;
-	case SM4_SKCIPHER:
-		t->skcipher = crypto_alloc_skcipher(driver, 0, 0);
-		break;
-	case SM4_AEAD:
-		t->aead = crypto_alloc_aead(driver, 0, 0);
-		break;
-	}
+	t->any = sm4_alloc_tfm(driver, kind);
 	if (IS_ERR(t->any))
 		return PTR_ERR(t->any);
 	err = kunit_add_action_or_reset(test, sm4_free_tfm, t);
@@ -940,12 +944,61 @@ static void sm4_bad_length_test(struct kunit *test)
 	}
 }
 
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+#define SM4_MAX_NTH	64
+
+/*
+ * The transform allocation of every driver with each of its allocations
+ * failed in turn (current->fail_nth): an error, or a transform that takes
+ * a key; nothing reported, nothing left behind (the
+ * debug leg's KASAN, lockdep and debug objects watch the error paths).
+ */
+static void sm4_alloc_fail_nth_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	/* XTS takes two keys: GB/T 32907-2016's, then its bytes reversed */
+	unsigned int klen = strstr(impl->alg, "xts") ? 2 * SM4_KEY_SIZE : SM4_KEY_SIZE;
+	struct sm4_tfm f = { .kind = impl->kind };
+	unsigned int nth, failed = 0, i;
+	u8 key[2 * SM4_KEY_SIZE];
+	bool reached;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = i < SM4_KEY_SIZE ? gbt_key[i] : gbt_key[sizeof(key) - 1 - i];
+	/* The driver is there (or the row skips), its instance made */
+	sm4_alloc_impl(test, impl);
+	for (nth = 1; nth <= SM4_MAX_NTH; nth++) {
+		current->fail_nth = nth;
+		f.any = sm4_alloc_tfm(impl->driver, impl->kind);
+		reached = !current->fail_nth;
+		current->fail_nth = 0;
+		if (IS_ERR(f.any)) {
+			KUNIT_EXPECT_TRUE_MSG(test, reached, "%s: %ld with no allocation failed",
+					      impl->driver, PTR_ERR(f.any));
+			failed++;
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, sm4_setkey(&f, key, klen), 0,
+				    "%s, allocation %u failed", impl->driver, nth);
+		sm4_free_tfm(&f);
+		if (!reached)
+			break;
+	}
+	KUNIT_EXPECT_LE(test, nth, SM4_MAX_NTH);
+	kunit_info(test, "%s: %u allocations, %u failed the transform", impl->driver, nth - 1,
+		   failed);
+}
+#endif /* CONFIG_KUNIT_FAULT_INJECTION */
+
 static struct kunit_case sm4_driver_cases[] = {
 	KUNIT_CASE_PARAM(sm4_kat_test, sm4_any_gen_params),
 	KUNIT_CASE_PARAM(sm4_cross_test, sm4_accelerated_gen_params),
 	KUNIT_CASE_PARAM(sm4_bad_key_test, sm4_any_gen_params),
 	KUNIT_CASE_PARAM(sm4_bad_tag_test, sm4_aead_gen_params),
 	KUNIT_CASE_PARAM(sm4_bad_length_test, sm4_block_mode_gen_params),
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+	KUNIT_CASE_PARAM(sm4_alloc_fail_nth_test, sm4_any_gen_params),
+#endif
 	{}
 };
 

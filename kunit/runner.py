@@ -20,6 +20,7 @@ from typing import Dict, List, Optional
 
 import common
 import overlay
+import results
 
 CONFIGS = os.path.join(common.REPO, 'kunit', 'configs')
 SUITES = os.path.join(common.REPO, 'kunit', 'suites')
@@ -27,12 +28,26 @@ BOOTS = os.path.join(common.REPO, 'kunit', 'boots')
 KUNITCONFIG = os.path.join(common.REPO, '.kunitconfig')
 
 
-def kunitconfigs(a: common.Arch) -> List[str]:
-	"""The kunitconfig files of an arch: the repo's, then its fragment."""
+# The debug leg: its own build dir, with kunit/configs/debug.config on top
+# (KASAN, UBSAN, KFENCE, lockdep, debug objects, fault injection), every
+# KASAN report printed, not only the first.
+DEBUG = 'debug'
+DEBUG_KERNEL_ARGS = ['kasan_multi_shot']
+
+# The debug leg's self-test: the canary suite reads past a buffer when
+# booted with this argument, and the cell must fail with a KASAN report.
+CANARY = 'canary'
+CANARY_SUITE = 'debug_canary'
+CANARY_ARG = 'debug_canary_kunit.oob=1'
+
+
+def kunitconfigs(a: common.Arch, flavour: str = '') -> List[str]:
+	"""The kunitconfig files of an arch: the repo's, its fragment, the debug one."""
 	paths = [KUNITCONFIG]
-	fragment = os.path.join(CONFIGS, a.name + '.config')
-	if os.path.exists(fragment):
-		paths.append(fragment)
+	for name in (a.name, DEBUG if flavour == DEBUG else None):
+		fragment = os.path.join(CONFIGS, f'{name}.config') if name else ''
+		if fragment and os.path.exists(fragment):
+			paths.append(fragment)
 	return paths
 
 
@@ -124,11 +139,11 @@ def ccache_env(env: Dict[str, str]) -> Dict[str, str]:
 
 
 def kunit_args(k: common.Kernel, a: common.Arch, build: str, json_path: Optional[str],
-	       jobs: int, timeout: int, extra: List[str]) -> List[str]:
+	       jobs: int, timeout: int, extra: List[str], flavour: str = '') -> List[str]:
 	"""The kunit.py run command line, relative to the tree."""
 	cc = a.cross_compile + 'gcc'
 	args = ['./tools/testing/kunit/kunit.py', 'run',
-		*(f'--kunitconfig={p}' for p in kunitconfigs(a)),
+		*(f'--kunitconfig={p}' for p in kunitconfigs(a, flavour)),
 		f'--arch={a.name}',
 		f'--build_dir={build}',
 		f'--jobs={jobs}',
@@ -140,6 +155,8 @@ def kunit_args(k: common.Kernel, a: common.Arch, build: str, json_path: Optional
 	args.extend(f'--qemu_args={q}' for q in a.qemu_args)
 	if json_path:
 		args.append(f'--json={json_path}')
+	if flavour == DEBUG:
+		args.extend(f'--kernel_args={x}' for x in DEBUG_KERNEL_ARGS)
 	return args + extra
 
 
@@ -176,7 +193,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	for stale in (json_path, status_path, log_path):
 		if os.path.exists(stale):
 			os.unlink(stale)
-	args = kunit_args(k, a, build, json_path, jobs, timeout, extra)
+	args = kunit_args(k, a, build, json_path, jobs, timeout, extra, flavour)
 	print(f'run: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
 	rc = subprocess.run([sys.executable, *args], cwd=tree, env=ccache_env(dict(os.environ)),
 			    check=False).returncode
@@ -188,7 +205,8 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 		'kernel': k.version,
 		'arch': a.name,
 		'rc': rc,
-		'expected_suites': filter_suites(expected_suites(kunitconfigs(a), suite_table()), extra),
+		'expected_suites': filter_suites(expected_suites(kunitconfigs(a, flavour),
+								  suite_table()), extra),
 		'log': log_path,
 		'filter': ' '.join(extra),
 		'rows': row_cases(),
@@ -198,3 +216,26 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	with open(status_path, 'w', encoding='utf-8') as f:
 		json.dump(status, f, indent=1)
 	return rc
+
+
+def canary_caught(cell: 'results.Cell') -> Optional[str]:
+	"""The KASAN report of the canary suite in a canary cell, if any."""
+	for p in cell.problems:
+		if p.startswith(f'kernel report in {CANARY_SUITE}:') and 'KASAN' in p:
+			return p
+	return None
+
+
+def canary(k: common.Kernel, a: common.Arch, jobs: int, timeout: int) -> int:
+	"""The debug leg's self-test: the deliberate out-of-bounds read must fail it."""
+	b = Boot(CANARY, CANARY_SUITE, [CANARY_ARG])
+	run(k, a, jobs, timeout, [], DEBUG, b)
+	name = run_name(k, a, DEBUG, b)
+	cell = results.load(common.results_dir(), name)
+	caught = canary_caught(cell)
+	if caught:
+		print(f'canary: {name}: the deliberate out-of-bounds read failed the leg: {caught}')
+		return 0
+	print(f'canary: {name}: FAILED: the deliberate out-of-bounds read went unreported '
+	      f"({'; '.join(cell.problems + cell.failures) or 'the cell passed'})")
+	return 1

@@ -10,6 +10,7 @@ import unittest
 from helpers import KUNIT
 
 import common
+import results
 import runner
 
 
@@ -42,11 +43,49 @@ class Arguments(unittest.TestCase):
 		self.assertEqual(runner.filter_suites(['sm4', 'x'], ['x.case']), ['x'])
 
 
+class Debug(unittest.TestCase):
+	def test_debug_leg_adds_its_fragment_and_kasan_multi_shot(self):
+		k, a = common.kernel('6.12'), common.arch('x86_64')
+		args = runner.kunit_args(k, a, '/b', None, 2, 60, ['sm4*'], runner.DEBUG)
+		self.assertIn(f"--kunitconfig={os.path.join(runner.CONFIGS, 'debug.config')}", args)
+		self.assertIn('--kernel_args=kasan_multi_shot', args)
+		self.assertEqual(args[-1], 'sm4*')
+		plain = runner.kunit_args(k, a, '/b', None, 2, 60, [], 'mutants')
+		self.assertFalse(any('debug.config' in x or 'kasan' in x for x in plain))
+
+	def test_debug_fragment_has_the_checkers_of_the_leg(self):
+		syms = runner.enabled_symbols([os.path.join(runner.CONFIGS, 'debug.config')])
+		for sym in ('KASAN', 'KASAN_GENERIC', 'UBSAN_BOUNDS', 'UBSAN_SHIFT', 'KFENCE',
+			    'PROVE_LOCKING', 'DEBUG_OBJECTS_TIMERS', 'DEBUG_ATOMIC_SLEEP',
+			    'FAILSLAB', 'FAIL_PAGE_ALLOC', 'DEBUG_CANARY_KUNIT_TEST'):
+			self.assertIn(sym, syms)
+
+	def test_only_the_debug_leg_expects_the_canary(self):
+		table = runner.suite_table()
+		a = common.arch('arm64')
+		self.assertIn(runner.CANARY_SUITE,
+			      runner.expected_suites(runner.kunitconfigs(a, runner.DEBUG), table))
+		self.assertNotIn(runner.CANARY_SUITE,
+				 runner.expected_suites(runner.kunitconfigs(a), table))
+
+	def test_canary_is_caught_only_by_a_kasan_report_in_its_suite(self):
+		def cell(*problems):
+			return results.Cell('c', problems=list(problems))
+		kasan = ('kernel report in debug_canary: BUG: KASAN: slab-out-of-bounds in '
+			 'debug_canary_test+0x1/0x2')
+		self.assertEqual(runner.canary_caught(cell('x', kasan)), kasan)
+		self.assertIsNone(runner.canary_caught(cell()))
+		self.assertIsNone(runner.canary_caught(
+			cell('kernel report in sm4_lib: BUG: KASAN: use-after-free in x')))
+		self.assertIsNone(runner.canary_caught(
+			cell('kernel report in debug_canary: WARNING: CPU: 0 PID: 1 at x')))
+
+
 class Configs(unittest.TestCase):
 	def test_every_enabled_test_symbol_names_its_suites(self):
 		table = runner.suite_table()
 		for a in common.ARCHES.values():
-			for sym in runner.enabled_symbols(runner.kunitconfigs(a)):
+			for sym in runner.enabled_symbols(runner.kunitconfigs(a, runner.DEBUG)):
 				if re.search(r'(KUNIT_TEST|_TEST)$', sym):
 					with self.subTest(arch=a.name, symbol=sym):
 						self.assertIn(sym, table, 'add it to kunit/suites')
@@ -54,7 +93,7 @@ class Configs(unittest.TestCase):
 	def test_every_suites_row_is_enabled_somewhere(self):
 		enabled = set()
 		for a in common.ARCHES.values():
-			enabled.update(runner.enabled_symbols(runner.kunitconfigs(a)))
+			enabled.update(runner.enabled_symbols(runner.kunitconfigs(a, runner.DEBUG)))
 		for sym in runner.suite_table():
 			with self.subTest(symbol=sym):
 				self.assertIn(sym, enabled)

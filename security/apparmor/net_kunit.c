@@ -488,6 +488,68 @@ static void aa_unpack_good_test(struct kunit *test)
 			 "net_inet_stream");
 }
 
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+#define AA_MAX_NTH	256
+
+struct aa_unpack_nth_case {
+	const char *desc;
+	long cut;		/* bytes dropped from the end of net_inet_stream */
+};
+
+static const struct aa_unpack_nth_case aa_unpack_nth_cases[] = {
+	{ "whole blob", 0 },
+	{ "blob truncated halfway", sizeof(net_inet_stream_blob) / 2 },
+	{ "blob truncated by its last byte", 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_unpack_nth, aa_unpack_nth_cases, desc);
+
+/*
+ * aa_unpack() with each of its allocations failed in turn
+ * (current->fail_nth): an error and no profile, or for a whole blob the
+ * profile when the failure had a fallback; nothing reported, nothing
+ * left behind (the
+ * debug leg's KASAN and debug objects watch the error paths, and each
+ * policy is freed before the next).
+ */
+static void aa_unpack_fail_nth_test(struct kunit *test)
+{
+	const struct aa_unpack_nth_case *t = test->param_value;
+	size_t size = sizeof(net_inet_stream_blob) - t->cut;
+	unsigned int nth;
+	bool reached;
+	int err;
+
+	for (nth = 1; nth <= AA_MAX_NTH; nth++) {
+		struct aa_kunit_policy *p = aa_kunit_policy(test, net_inet_stream_blob, size);
+
+		current->fail_nth = nth;
+		err = aa_kunit_unpack(p);
+		reached = !current->fail_nth;
+		current->fail_nth = 0;
+		/*
+		 * A whole blob loads when no allocation failed, and may when
+		 * one did that has a fallback (kvmalloc() tries vmalloc()).
+		 */
+		if (t->cut || (reached && err))
+			KUNIT_EXPECT_LT_MSG(test, err, 0, "allocation %u failed", nth);
+		else
+			KUNIT_EXPECT_EQ(test, err, 0);
+		if (err)
+			KUNIT_EXPECT_TRUE_MSG(test, list_empty(&p->ents), "allocation %u failed",
+					      nth);
+		else
+			KUNIT_EXPECT_TRUE_MSG(test, list_is_singular(&p->ents),
+					      "allocation %u failed", nth);
+		kunit_release_action(test, aa_kunit_policy_free, p);
+		if (!reached)
+			break;
+	}
+	KUNIT_EXPECT_LE(test, nth, AA_MAX_NTH);
+	kunit_info(test, "%u allocations, each failed once", nth - 1);
+}
+#endif /* CONFIG_KUNIT_FAULT_INJECTION */
+
 static struct kunit_case aa_net_names_cases[] = {
 	KUNIT_CASE_PARAM(aa_family_name_test, aa_family_gen_params),
 	KUNIT_CASE_PARAM(aa_type_name_test, aa_type_gen_params),
@@ -509,6 +571,9 @@ static struct kunit_case aa_net_perm_cases_list[] = {
 	KUNIT_CASE(aa_net_unconfined_test),
 	KUNIT_CASE(aa_unpack_good_test),
 	KUNIT_CASE_PARAM(aa_unpack_bad_test, aa_unpack_bad_gen_params),
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+	KUNIT_CASE_PARAM(aa_unpack_fail_nth_test, aa_unpack_nth_gen_params),
+#endif
 	{}
 };
 

@@ -29,15 +29,21 @@
 #include <trace/events/dma.h>
 #include <trace/events/kmem.h>
 
-#define QLA_TEST_TRACKED	8
+#define QLA_TEST_TRACKED	12
 
-/* Frees of the tracked pointers, seen by the tracepoint probes. */
+/*
+ * Frees of the tracked pointers, seen by the tracepoint probes; while
+ * @record is set, every kmalloc() of the task is tracked too.
+ */
 struct qla_test_frees {
 	struct task_struct *task;
 	const void *ptr[QLA_TEST_TRACKED];
 	atomic_t kfrees[QLA_TEST_TRACKED];
 	atomic_t dma_frees[QLA_TEST_TRACKED];
 	int n;
+	bool record;
+	int recorded;		/* tracked by record, from slot first_recorded */
+	int first_recorded;
 };
 
 /* The slot of a tracked pointer, or -1. */
@@ -79,8 +85,25 @@ static void qla_test_probe_dma_free(void *data, struct device *dev,
 		atomic_inc(&((struct qla_test_frees *)data)->dma_frees[i]);
 }
 
+static void qla_test_probe_kmalloc(void *data, unsigned long call_site,
+				   const void *ptr, size_t bytes_req,
+				   size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	struct qla_test_frees *f = data;
+
+	if (!f->record || !ptr || current != f->task)
+		return;
+	if (f->n < QLA_TEST_TRACKED) {
+		f->ptr[f->n++] = ptr;
+		f->recorded++;
+	} else {
+		f->recorded = -1;	/* too many to track: the case fails */
+	}
+}
+
 static void qla_test_frees_stop(void *data)
 {
+	unregister_trace_kmalloc(qla_test_probe_kmalloc, data);
 	unregister_trace_dma_free(qla_test_probe_dma_free, data);
 	unregister_trace_kfree(qla_test_probe_kfree, data);
 	tracepoint_synchronize_unregister();
@@ -98,6 +121,11 @@ static struct qla_test_frees *qla_test_frees_start(struct kunit *test)
 	if (register_trace_dma_free(qla_test_probe_dma_free, f)) {
 		unregister_trace_kfree(qla_test_probe_kfree, f);
 		KUNIT_FAIL_AND_ABORT(test, "cannot probe dma_free");
+	}
+	if (register_trace_kmalloc(qla_test_probe_kmalloc, f)) {
+		unregister_trace_dma_free(qla_test_probe_dma_free, f);
+		unregister_trace_kfree(qla_test_probe_kfree, f);
+		KUNIT_FAIL_AND_ABORT(test, "cannot probe kmalloc");
 	}
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, qla_test_frees_stop, f));
@@ -398,10 +426,87 @@ static void qla_probe_error_labels_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ha->rsp_q_map);
 }
 
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+/*
+ * qla2x00_alloc_queues() with its @nth allocation failed (0: none), then
+ * the probe's error labels. Return: whether the call made fewer than
+ * @nth allocations, i.e. nothing was failed.
+ */
+static bool qla_alloc_queues_fail_nth(struct kunit *test, unsigned int nth)
+{
+	struct qla_test_frees *f = qla_test_frees_start(test);
+	struct qla_hw_data *ha = qla_test_ha(test);
+	struct req_que *req = qla_test_req(test, ha, f, true, false);
+	struct rsp_que *rsp = qla_test_rsp(test, ha, f, true);
+	struct req_que *req0 = req;
+	struct rsp_que *rsp0 = rsp;
+	void *req_ring = req->ring, *rsp_ring = rsp->ring;
+	scsi_qla_host_t *vha;
+	bool reached;
+	int err, i;
+
+	vha = kunit_kzalloc(test, sizeof(*vha), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, vha);
+	vha->hw = ha;
+	pci_set_drvdata(ha->pdev, vha);
+
+	f->first_recorded = f->n;
+	f->record = true;
+	current->fail_nth = nth;
+	err = qla2x00_alloc_queues(ha, req, rsp);
+	reached = nth && !current->fail_nth;
+	current->fail_nth = 0;
+	f->record = false;
+	KUNIT_ASSERT_GE_MSG(test, f->recorded, 0, "more than %d allocations", QLA_TEST_TRACKED);
+
+	if (reached) {
+		/* It frees what it allocated and records nothing. */
+		KUNIT_EXPECT_NE_MSG(test, err, 0, "allocation %u failed", nth);
+		KUNIT_EXPECT_NULL(test, ha->req_q_map);
+		KUNIT_EXPECT_NULL(test, ha->rsp_q_map);
+		KUNIT_EXPECT_NULL(test, ha->base_qpair);
+	} else {
+		KUNIT_EXPECT_EQ(test, err, 0);
+	}
+
+	/* probe_failed, then probe_hw_failed, as in qla_probe_error_labels_test */
+	qla2x00_disown_queues(ha, &req, &rsp);
+	qla2x00_free_queues(ha);
+	qla2x00_free_req_que(ha, req);
+	qla2x00_free_rsp_que(ha, rsp);
+
+	qla_test_expect_freed_once(test, f, req0, req_ring, NULL, rsp0, rsp_ring);
+	for (i = f->first_recorded; i < f->first_recorded + f->recorded; i++)
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&f->kfrees[i]), 1,
+				    "allocation %d of qla2x00_alloc_queues(), allocation %u failed",
+				    i - f->first_recorded + 1, nth);
+	return !reached;
+}
+
+/*
+ * qla2x00_alloc_queues() with each of its allocations failed in turn
+ * (current->fail_nth), then the probe's error labels: an error, nothing
+ * left in the maps, every queue and allocation freed exactly once.
+ */
+static void qla_alloc_queues_fail_nth_test(struct kunit *test)
+{
+	unsigned int nth;
+
+	for (nth = 1; nth <= QLA_TEST_TRACKED; nth++)
+		if (qla_alloc_queues_fail_nth(test, nth))
+			break;
+	KUNIT_EXPECT_LE(test, nth, QLA_TEST_TRACKED);
+	kunit_info(test, "%u allocations, each failed once", nth - 1);
+}
+#endif /* CONFIG_KUNIT_FAULT_INJECTION */
+
 static struct kunit_case qla2xxx_queues_test_cases[] = {
 	KUNIT_CASE_PARAM(qla_free_que_test, qla_free_gen_params),
 	KUNIT_CASE(qla_free_null_que_test),
 	KUNIT_CASE_PARAM(qla_probe_error_labels_test, qla_probe_gen_params),
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+	KUNIT_CASE(qla_alloc_queues_fail_nth_test),
+#endif
 	{}
 };
 
