@@ -8,6 +8,9 @@ A mutant is a -p1 patch under kunit/mutants/ with a header:
   Suites: the kunit.py filter glob of the suites that must catch it
   Boot: (optional) an extra boot of kunit/boots to run instead, for a
         mutant that only a case of that boot can see; its filter is used
+  Flavour: (optional) debug: run in the debug leg's build dir and config,
+        for a mutant that only a debug kernel (KASAN, fault injection)
+        can see; the next debug run rebuilds what it changed
 
 It is applied through the sync, on top of the series: the sync's journal
 and manifest then know the mutated files, so that a mutant run that is
@@ -38,6 +41,7 @@ class Mutant:
 	seed: str
 	suites: str
 	boot: str = ''
+	flavour: str = ''
 
 	@property
 	def name(self) -> str:
@@ -58,7 +62,7 @@ def parse(path: str) -> Mutant:
 		for line in f:
 			if line.startswith(('---', 'diff ')):
 				break
-			m = re.match(r'(Mutant|Seed|Suites|Boot):\s*(.+)', line)
+			m = re.match(r'(Mutant|Seed|Suites|Boot|Flavour):\s*(.+)', line)
 			if m:
 				fields[m.group(1)] = m.group(2).strip()
 	missing = [k for k in ('Mutant', 'Seed', 'Suites') if k not in fields]
@@ -67,8 +71,11 @@ def parse(path: str) -> Mutant:
 					'header line')
 	if 'Boot' in fields:
 		runner.boot(fields['Boot'])	# an unknown one is an error here
+	if fields.get('Flavour', runner.DEBUG) != runner.DEBUG:
+		raise common.UsageError(f"{os.path.relpath(path, common.REPO)}: unknown Flavour: "
+					f"{fields['Flavour']}; valid: {runner.DEBUG}")
 	return Mutant(path, fields['Mutant'], fields['Seed'], fields['Suites'],
-		      fields.get('Boot', ''))
+		      fields.get('Boot', ''), fields.get('Flavour', ''))
 
 
 def find(names: Optional[List[str]] = None) -> List[Mutant]:
@@ -100,11 +107,13 @@ def run_one(k: common.Kernel, a: common.Arch, m: Mutant, jobs: int, timeout: int
 	except overlay.SyncError as e:
 		return Outcome(m, NO_APPLY, [str(e)])
 	b = runner.boot(m.boot) if m.boot else None
+	# A debug mutant borrows the debug build dir; its results stay apart.
+	flavour = m.flavour or FLAVOUR
+	name = runner.run_name(k, a, '-'.join(x for x in (FLAVOUR, m.flavour) if x), b)
 	try:
-		runner.run(k, a, jobs, timeout, [] if b else [m.suites], FLAVOUR, b)
+		runner.run(k, a, jobs, timeout, [] if b else [m.suites], flavour, b, name)
 	finally:
 		apply(k, None)
-	name = runner.run_name(k, a, FLAVOUR, b)
 	cell = results.load(common.results_dir(), name)
 	if any(p.startswith('no results') for p in cell.problems):
 		return Outcome(m, NO_BUILD, cell.problems)

@@ -174,8 +174,9 @@ def run_name(k: common.Kernel, a: common.Arch, flavour: str = '',
 
 
 def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
-	extra: List[str], flavour: str = '', b: Optional[Boot] = None) -> int:
-	"""Run one cell; write results/<cell>.{json,status.json,log}."""
+	extra: List[str], flavour: str = '', b: Optional[Boot] = None,
+	name: Optional[str] = None) -> int:
+	"""Run one cell; write results/<name>.{json,status.json,log}."""
 	if b and any(not x.startswith('-') for x in extra):
 		raise common.UsageError(f'boot {b.name} has its own filter ({b.filter})')
 	tree = common.tree_dir(k)
@@ -184,7 +185,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	os.makedirs(os.path.dirname(build), exist_ok=True)
 	results = common.results_dir()
 	os.makedirs(results, exist_ok=True)
-	name = run_name(k, a, flavour, b)
+	name = name or run_name(k, a, flavour, b)
 	if b:
 		extra = b.args() + extra
 	json_path = os.path.join(results, name + '.json')

@@ -32,7 +32,7 @@ class KeptMutants(unittest.TestCase):
 		self.assertGreaterEqual(len(found), 5)
 		for m in found:
 			with self.subTest(mutant=m.name):
-				self.assertRegex(m.seed, r'^\d{3}-commit-[0-9a-f]{12} \(.+\)$')
+				self.assertRegex(m.seed, r'^(\d{3}-commit-[0-9a-f]{12}|none) \(.+\)$')
 				self.assertTrue(m.what)
 
 	def test_every_mutant_names_suites_that_are_enabled(self):
@@ -60,6 +60,22 @@ class KeptMutants(unittest.TestCase):
 		self.addCleanup(os.unlink, f.name)
 		with self.assertRaisesRegex(common.UsageError, r'\.patch: no Suites: header line'):
 			mutants.parse(f.name)
+
+	def test_unknown_flavour_is_an_error_naming_the_file(self):
+		with tempfile.NamedTemporaryFile('w', suffix='.patch', dir=common.REPO,
+						 delete=False) as f:
+			f.write(MUTANT.replace('Suites: sm4_*\n', 'Suites: sm4_*\nFlavour: kasan\n'))
+		self.addCleanup(os.unlink, f.name)
+		with self.assertRaisesRegex(common.UsageError,
+					    r'\.patch: unknown Flavour: kasan; valid: debug'):
+			mutants.parse(f.name)
+
+	def test_debug_mutants_name_a_debug_only_suite_or_case(self):
+		for m in mutants.find():
+			if m.flavour:
+				with self.subTest(mutant=m.name):
+					self.assertEqual(m.flavour, runner.DEBUG)
+					self.assertIn('fail_nth', m.suites)
 
 	def test_unknown_mutant_name_lists_the_valid_ones(self):
 		with self.assertRaisesRegex(common.UsageError, r"unknown mutant 'nope'; valid: .*sm4-sbox"):
