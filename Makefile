@@ -80,9 +80,9 @@ tree:
 
 test: setup
 	@$(SYNC) -q
-	@$(RUN) --arch $(ARCH) $(if $(DEBUG),--debug) $(if $(BOOT),--boot $(BOOT)) $(FILTER); \
+	@$(RUN) --arch $(ARCH) $(if $(filter 1 y yes,$(DEBUG)),--debug) $(if $(BOOT),--boot $(BOOT)) $(FILTER); \
 	[ $$? -ne 2 ] || exit 2; \
-	$(SUMMARY) $(KERNEL)-$(ARCH)$(if $(DEBUG),-debug)$(if $(BOOT),-$(BOOT))
+	$(SUMMARY) $(KERNEL)-$(ARCH)$(if $(filter 1 y yes,$(DEBUG)),-debug)$(if $(BOOT),-$(BOOT))
 
 # The debug leg: each suite under the kernel's checkers, then the canary
 # that proves a KASAN report fails it.
