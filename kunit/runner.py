@@ -43,12 +43,9 @@ CANARY_ARG = 'debug_canary_kunit.oob=1'
 
 def kunitconfigs(a: common.Arch, flavour: str = '') -> List[str]:
 	"""The kunitconfig files of an arch: the repo's, its fragment, the debug one."""
-	paths = [KUNITCONFIG]
-	for name in (a.name, DEBUG if flavour == DEBUG else None):
-		fragment = os.path.join(CONFIGS, f'{name}.config') if name else ''
-		if fragment and os.path.exists(fragment):
-			paths.append(fragment)
-	return paths
+	fragments = [a.name] + ([DEBUG] if flavour == DEBUG else [])
+	paths = [os.path.join(CONFIGS, f'{name}.config') for name in fragments]
+	return [KUNITCONFIG] + [p for p in paths if os.path.exists(p)]
 
 
 def enabled_symbols(paths: List[str]) -> List[str]:
@@ -183,14 +180,14 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	check_tree(tree)
 	build = common.build_dir(k, a, flavour)
 	os.makedirs(os.path.dirname(build), exist_ok=True)
-	results = common.results_dir()
-	os.makedirs(results, exist_ok=True)
+	out = common.results_dir()
+	os.makedirs(out, exist_ok=True)
 	name = name or run_name(k, a, flavour, b)
 	if b:
 		extra = b.args() + extra
-	json_path = os.path.join(results, name + '.json')
-	status_path = os.path.join(results, name + '.status.json')
-	log_path = os.path.join(results, name + '.log')
+	json_path = os.path.join(out, name + '.json')
+	status_path = os.path.join(out, name + '.status.json')
+	log_path = os.path.join(out, name + '.log')
 	for stale in (json_path, status_path, log_path):
 		if os.path.exists(stale):
 			os.unlink(stale)
@@ -219,7 +216,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	return rc
 
 
-def canary_caught(cell: 'results.Cell') -> Optional[str]:
+def canary_caught(cell: results.Cell) -> Optional[str]:
 	"""The KASAN report of the canary suite in a canary cell, if any."""
 	for p in cell.problems:
 		if p.startswith(f'kernel report in {CANARY_SUITE}:') and 'KASAN' in p:
@@ -230,8 +227,8 @@ def canary_caught(cell: 'results.Cell') -> Optional[str]:
 def canary(k: common.Kernel, a: common.Arch, jobs: int, timeout: int) -> int:
 	"""The debug leg's self-test: the deliberate out-of-bounds read must fail it."""
 	b = Boot(CANARY, CANARY_SUITE, [CANARY_ARG])
-	run(k, a, jobs, timeout, [], DEBUG, b)
 	name = run_name(k, a, DEBUG, b)
+	run(k, a, jobs, timeout, [], DEBUG, b, name)
 	cell = results.load(common.results_dir(), name)
 	caught = canary_caught(cell)
 	if caught:

@@ -361,6 +361,23 @@ static const struct qla_probe_case qla_probe_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(qla_probe, qla_probe_cases, name);
 
+/*
+ * The error labels, in qla2x00_probe_one()'s order. probe_failed (from
+ * the steps after qla2x00_create_host(), @probe_failed):
+ * qla2x00_disown_queues(), then qla2x00_free_device(), whose part for the
+ * queues is qla2x00_free_queues(); then probe_hw_failed.
+ */
+static void qla_test_error_labels(struct qla_hw_data *ha, struct req_que *req,
+				  struct rsp_que *rsp, bool probe_failed)
+{
+	if (probe_failed) {
+		qla2x00_disown_queues(ha, &req, &rsp);
+		qla2x00_free_queues(ha);
+	}
+	qla2x00_free_req_que(ha, req);
+	qla2x00_free_rsp_que(ha, rsp);
+}
+
 static void qla_probe_error_labels_test(struct kunit *test)
 {
 	const struct qla_probe_case *c = test->param_value;
@@ -369,14 +386,10 @@ static void qla_probe_error_labels_test(struct kunit *test)
 	scsi_qla_host_t *vha;
 	struct req_que *req;
 	struct rsp_que *rsp;
-	struct req_que *req0;
-	struct rsp_que *rsp0;
 	void *req_ring, *rsp_ring, *qmaps[2] = {};
 
 	req = qla_test_req(test, ha, f, true, false);
 	rsp = qla_test_rsp(test, ha, f, true);
-	req0 = req;
-	rsp0 = rsp;
 	req_ring = req->ring;
 	rsp_ring = rsp->ring;
 
@@ -403,19 +416,9 @@ static void qla_probe_error_labels_test(struct kunit *test)
 		break;
 	}
 
-	/*
-	 * The error labels, in qla2x00_probe_one()'s order. probe_failed:
-	 * qla2x00_disown_queues(), then qla2x00_free_device(), whose part
-	 * for the queues is qla2x00_free_queues(); then probe_hw_failed.
-	 */
-	if (c->step != QLA_STEP_CREATE_HOST) {
-		qla2x00_disown_queues(ha, &req, &rsp);
-		qla2x00_free_queues(ha);
-	}
-	qla2x00_free_req_que(ha, req);
-	qla2x00_free_rsp_que(ha, rsp);
+	qla_test_error_labels(ha, req, rsp, c->step != QLA_STEP_CREATE_HOST);
 
-	qla_test_expect_freed_once(test, f, req0, req_ring, NULL, rsp0,
+	qla_test_expect_freed_once(test, f, req, req_ring, NULL, rsp,
 				   rsp_ring);
 	if (qmaps[0]) {
 		KUNIT_EXPECT_EQ(test, qla_test_kfrees(f, qmaps[0]), 1);
@@ -438,8 +441,6 @@ static bool qla_alloc_queues_fail_nth(struct kunit *test, unsigned int nth)
 	struct qla_hw_data *ha = qla_test_ha(test);
 	struct req_que *req = qla_test_req(test, ha, f, true, false);
 	struct rsp_que *rsp = qla_test_rsp(test, ha, f, true);
-	struct req_que *req0 = req;
-	struct rsp_que *rsp0 = rsp;
 	void *req_ring = req->ring, *rsp_ring = rsp->ring;
 	scsi_qla_host_t *vha;
 	bool reached;
@@ -474,13 +475,9 @@ static bool qla_alloc_queues_fail_nth(struct kunit *test, unsigned int nth)
 		KUNIT_EXPECT_NOT_NULL_MSG(test, ha->rsp_q_map, "allocation %u failed", nth);
 	}
 
-	/* probe_failed, then probe_hw_failed, as in qla_probe_error_labels_test */
-	qla2x00_disown_queues(ha, &req, &rsp);
-	qla2x00_free_queues(ha);
-	qla2x00_free_req_que(ha, req);
-	qla2x00_free_rsp_que(ha, rsp);
+	qla_test_error_labels(ha, req, rsp, true);
 
-	qla_test_expect_freed_once(test, f, req0, req_ring, NULL, rsp0, rsp_ring);
+	qla_test_expect_freed_once(test, f, req, req_ring, NULL, rsp, rsp_ring);
 	for (i = f->first_recorded; i < f->first_recorded + f->recorded; i++)
 		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&f->kfrees[i]), 1,
 				    "allocation %d of qla2x00_alloc_queues(), allocation %u failed",
