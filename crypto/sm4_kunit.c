@@ -21,6 +21,7 @@
 #include <crypto/internal/cipher.h>
 #include <crypto/skcipher.h>
 #include <crypto/sm4.h>
+#include <kunit/fail_nth.h>
 #include <kunit/test.h>
 #include <linux/cpufeature.h>
 #include <linux/prandom.h>
@@ -947,46 +948,61 @@ static void sm4_bad_length_test(struct kunit *test)
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 #define SM4_MAX_NTH	64
 
+struct sm4_nth {
+	const struct sm4_impl *impl;
+	struct sm4_tfm tfm;
+	u8 key[2 * SM4_KEY_SIZE];
+	unsigned int klen;
+};
+
+static int sm4_nth_call(struct kunit *test, void *ctx)
+{
+	struct sm4_nth *w = ctx;
+
+	w->tfm.any = sm4_alloc_tfm(w->impl->driver, w->impl->kind);
+	return PTR_ERR_OR_ZERO(w->tfm.any);
+}
+
+static void sm4_nth_undo(struct kunit *test, void *ctx, int err, unsigned int nth,
+			 bool failed)
+{
+	struct sm4_nth *w = ctx;
+
+	if (err)
+		return;
+	KUNIT_EXPECT_EQ_MSG(test, sm4_setkey(&w->tfm, w->key, w->klen), 0,
+			    "%s, allocation %u failed", w->impl->driver, nth);
+	sm4_free_tfm(&w->tfm);
+}
+
 /*
  * The transform allocation of every driver with each of its allocations
  * failed in turn (current->fail_nth): an error, or a transform that takes
- * a key; nothing reported, nothing left behind (the
- * debug leg's KASAN, lockdep and debug objects watch the error paths).
+ * a key; every allocation freed once the transform is (or at once), and
+ * the debug leg's KASAN, lockdep and debug objects watch the error paths.
  */
 static void sm4_alloc_fail_nth_test(struct kunit *test)
 {
 	const struct sm4_impl *impl = test->param_value;
-	/* XTS takes two keys: GB/T 32907-2016's, then its bytes reversed */
-	unsigned int klen = strstr(impl->alg, "xts") ? 2 * SM4_KEY_SIZE : SM4_KEY_SIZE;
-	struct sm4_tfm f = { .kind = impl->kind };
-	unsigned int nth, failed = 0, i;
-	u8 key[2 * SM4_KEY_SIZE];
-	bool reached;
+	const struct kunit_fail_nth walk = {
+		.what = impl->driver,
+		.max = SM4_MAX_NTH,
+		.call = sm4_nth_call,
+		.undo = sm4_nth_undo,
+	};
+	struct sm4_nth *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	unsigned int i;
 
-	for (i = 0; i < sizeof(key); i++)
-		key[i] = i < SM4_KEY_SIZE ? gbt_key[i] : gbt_key[sizeof(key) - 1 - i];
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->impl = impl;
+	w->tfm.kind = impl->kind;
+	/* XTS takes two keys: GB/T 32907-2016's, then its bytes reversed */
+	w->klen = strstr(impl->alg, "xts") ? 2 * SM4_KEY_SIZE : SM4_KEY_SIZE;
+	for (i = 0; i < sizeof(w->key); i++)
+		w->key[i] = i < SM4_KEY_SIZE ? gbt_key[i] : gbt_key[sizeof(w->key) - 1 - i];
 	/* The driver is there (or the row skips), its instance made */
 	sm4_alloc_impl(test, impl);
-	for (nth = 1; nth <= SM4_MAX_NTH; nth++) {
-		current->fail_nth = nth;
-		f.any = sm4_alloc_tfm(impl->driver, impl->kind);
-		reached = !current->fail_nth;
-		current->fail_nth = 0;
-		if (IS_ERR(f.any)) {
-			KUNIT_EXPECT_TRUE_MSG(test, reached, "%s: %ld with no allocation failed",
-					      impl->driver, PTR_ERR(f.any));
-			failed++;
-			continue;
-		}
-		KUNIT_EXPECT_EQ_MSG(test, sm4_setkey(&f, key, klen), 0,
-				    "%s, allocation %u failed", impl->driver, nth);
-		sm4_free_tfm(&f);
-		if (!reached)
-			break;
-	}
-	KUNIT_EXPECT_LE(test, nth, SM4_MAX_NTH);
-	kunit_info(test, "%s: %u allocations, %u failed the transform", impl->driver, nth - 1,
-		   failed);
+	kunit_fail_nth_walk(test, &walk, w);
 }
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
 

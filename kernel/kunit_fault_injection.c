@@ -4,24 +4,41 @@
  * current->fail_nth to N and the N-th allocation of its task fails
  * (lib/fault-inject.c), as fuzzers do through /proc/self/fail-nth.
  *
- * failslab and fail_page_alloc only consider allocations that cannot
- * sleep, and fail_page_alloc only those of order 1 or more, unless told
- * otherwise through their debugfs files. After the late_initcalls that
- * create those files and before KUnit runs, this sets them as fuzzers do
- * (ignore-gfp-wait=N, min-order=0) and silences the report of each
- * injected failure (verbose=0). Only for kernels built to run tests.
+ * failslab only considers allocations that cannot sleep unless told
+ * otherwise through its debugfs files. After the late_initcalls that
+ * create those files and before KUnit runs, this sets it as fuzzers do
+ * (ignore-gfp-wait=N) and silences the report of each injected failure
+ * (verbose=0). Only for kernels built to run tests.
+ *
+ * Page allocations are left out (fail_page_alloc's min-order above any
+ * order): KASAN's stack depot and slab refills allocate pages now and
+ * then, and one that took the count would shift the walk, so that a run
+ * could skip the allocation a bug hides behind.
  *
  * Nothing in the kernel writes a debugfs file: kernel_write() needs
  * write_iter, which the simple debugfs files lack. The value is set where
  * the file keeps it, the data pointer that debugfs_create_bool(),
  * debugfs_create_u32() and fault_create_debugfs_attr() gave the inode.
+ *
+ * kunit_fail_nth_walk() walks a call with each of its allocations failed
+ * in turn and checks that every kmalloc() the call made is freed exactly
+ * once, from any context, once the case has undone the call: the kmalloc,
+ * kfree and kmem_cache tracepoints see them.
  */
 
+#include <kunit/fail_nth.h>
+#include <kunit/test.h>
 #include <linux/debugfs.h>
 #include <linux/dcache.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/mmzone.h>
 #include <linux/printk.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <trace/events/kmem.h>
 
 enum kunit_fault_type { KUNIT_FAULT_BOOL, KUNIT_FAULT_U32, KUNIT_FAULT_ULONG };
 
@@ -35,9 +52,9 @@ struct kunit_fault_setting {
 static const struct kunit_fault_setting kunit_fault_settings[] __initconst = {
 	{ "failslab", "ignore-gfp-wait", KUNIT_FAULT_BOOL, 0 },
 	{ "failslab", "verbose", KUNIT_FAULT_ULONG, 0 },
-	{ "fail_page_alloc", "ignore-gfp-wait", KUNIT_FAULT_BOOL, 0 },
-	{ "fail_page_alloc", "min-order", KUNIT_FAULT_U32, 0 },
-	{ "fail_page_alloc", "verbose", KUNIT_FAULT_ULONG, 0 },
+#ifdef CONFIG_FAIL_PAGE_ALLOC
+	{ "fail_page_alloc", "min-order", KUNIT_FAULT_U32, MAX_PAGE_ORDER + 1 },
+#endif
 };
 
 static int __init kunit_fault_set(const char *dir, const char *file,
@@ -82,7 +99,272 @@ static int __init kunit_fault_injection_init(void)
 			return err;
 		}
 	}
-	pr_info("kunit: fault injection: failslab and fail_page_alloc take every allocation\n");
+	pr_info("kunit: fault injection: failslab takes every slab allocation, fail_page_alloc none\n");
 	return 0;
 }
 late_initcall_sync(kunit_fault_injection_init);
+
+#define KUNIT_ALLOCS		512
+#define KUNIT_ALLOCS_REPORTS	8
+#define KUNIT_ALLOCS_WAIT_MS	2000
+
+/* One kmalloc() of the call under test. */
+struct kunit_alloc {
+	const void *ptr;
+	unsigned long call_site;
+	size_t bytes;
+	unsigned int frees;
+	bool reused;	/* handed out again after a free: later frees are not its */
+};
+
+/*
+ * The kmalloc()s the task makes while @record is set, and the frees of
+ * them from any context. Every probe of the tracepoints takes @lock.
+ */
+struct kunit_allocs {
+	raw_spinlock_t lock;
+	struct task_struct *task;
+	bool record;
+	bool overflow;
+	unsigned int n;
+	struct kunit_alloc alloc[KUNIT_ALLOCS];
+};
+
+/*
+ * A pointer handed out again after its free closes the slots it had. One
+ * still live is the same allocation traced twice, as a large kmalloc()
+ * is (__kmalloc_large_node_noprof(), then __do_kmalloc_node()): its
+ * slot takes the outer call site. Return: whether it was such a repeat.
+ */
+static bool kunit_allocs_handed_out(struct kunit_allocs *a, const void *ptr,
+				    unsigned long call_site)
+{
+	bool repeat = false;
+	unsigned int i;
+
+	for (i = 0; i < a->n; i++) {
+		if (a->alloc[i].ptr != ptr || a->alloc[i].reused)
+			continue;
+		if (a->alloc[i].frees) {
+			a->alloc[i].reused = true;
+		} else {
+			a->alloc[i].call_site = call_site;
+			repeat = true;
+		}
+	}
+	return repeat;
+}
+
+static void kunit_allocs_kmalloc(void *data, unsigned long call_site,
+				 const void *ptr, size_t bytes_req,
+				 size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	struct kunit_allocs *a = data;
+	unsigned long flags;
+
+	if (!ptr)
+		return;
+	raw_spin_lock_irqsave(&a->lock, flags);
+	if (!kunit_allocs_handed_out(a, ptr, call_site) &&
+	    a->record && in_task() && current == a->task) {
+		if (a->n < KUNIT_ALLOCS)
+			a->alloc[a->n++] = (struct kunit_alloc) {
+				.ptr = ptr, .call_site = call_site, .bytes = bytes_req,
+			};
+		else
+			a->overflow = true;
+	}
+	raw_spin_unlock_irqrestore(&a->lock, flags);
+}
+
+/* A slab cache may be merged with a kmalloc cache and reuse its objects. */
+static void kunit_allocs_cache_alloc(void *data, unsigned long call_site,
+				     const void *ptr, struct kmem_cache *s,
+				     gfp_t gfp_flags, int node)
+{
+	struct kunit_allocs *a = data;
+	unsigned long flags;
+
+	if (!ptr)
+		return;
+	raw_spin_lock_irqsave(&a->lock, flags);
+	kunit_allocs_handed_out(a, ptr, call_site);
+	raw_spin_unlock_irqrestore(&a->lock, flags);
+}
+
+static void kunit_allocs_kfree(void *data, unsigned long call_site,
+			       const void *ptr)
+{
+	struct kunit_allocs *a = data;
+	unsigned long flags;
+	unsigned int i;
+
+	if (!ptr)
+		return;
+	raw_spin_lock_irqsave(&a->lock, flags);
+	for (i = 0; i < a->n; i++)
+		if (a->alloc[i].ptr == ptr && !a->alloc[i].reused)
+			a->alloc[i].frees++;
+	raw_spin_unlock_irqrestore(&a->lock, flags);
+}
+
+static void kunit_allocs_cache_free(void *data, unsigned long call_site,
+				    const void *ptr, const struct kmem_cache *s)
+{
+	kunit_allocs_kfree(data, call_site, ptr);
+}
+
+static void kunit_allocs_stop(void *data)
+{
+	unregister_trace_kmem_cache_free(kunit_allocs_cache_free, data);
+	unregister_trace_kfree(kunit_allocs_kfree, data);
+	unregister_trace_kmem_cache_alloc(kunit_allocs_cache_alloc, data);
+	unregister_trace_kmalloc(kunit_allocs_kmalloc, data);
+	tracepoint_synchronize_unregister();
+}
+
+static struct kunit_allocs *kunit_allocs_start(struct kunit *test)
+{
+	struct kunit_allocs *a;
+	int err;
+
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	raw_spin_lock_init(&a->lock);
+	a->task = current;
+	err = register_trace_kmalloc(kunit_allocs_kmalloc, a);
+	if (!err) {
+		err = register_trace_kmem_cache_alloc(kunit_allocs_cache_alloc, a);
+		if (err)
+			unregister_trace_kmalloc(kunit_allocs_kmalloc, a);
+	}
+	if (!err) {
+		err = register_trace_kfree(kunit_allocs_kfree, a);
+		if (err) {
+			unregister_trace_kmem_cache_alloc(kunit_allocs_cache_alloc, a);
+			unregister_trace_kmalloc(kunit_allocs_kmalloc, a);
+		}
+	}
+	if (!err) {
+		err = register_trace_kmem_cache_free(kunit_allocs_cache_free, a);
+		if (err) {
+			unregister_trace_kfree(kunit_allocs_kfree, a);
+			unregister_trace_kmem_cache_alloc(kunit_allocs_cache_alloc, a);
+			unregister_trace_kmalloc(kunit_allocs_kmalloc, a);
+		}
+	}
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "cannot probe the kmem tracepoints");
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, kunit_allocs_stop, a));
+	return a;
+}
+
+static void kunit_allocs_record(struct kunit_allocs *a, bool on)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&a->lock, flags);
+	if (on) {
+		a->n = 0;
+		a->overflow = false;
+	}
+	a->record = on;
+	raw_spin_unlock_irqrestore(&a->lock, flags);
+}
+
+/* The first recorded allocation not freed yet, or -1. */
+static int kunit_allocs_live(struct kunit_allocs *a)
+{
+	unsigned long flags;
+	unsigned int i;
+	int live = -1;
+
+	raw_spin_lock_irqsave(&a->lock, flags);
+	for (i = 0; i < a->n && live < 0; i++)
+		if (!a->alloc[i].frees)
+			live = i;
+	raw_spin_unlock_irqrestore(&a->lock, flags);
+	return live;
+}
+
+/*
+ * Every allocation recorded freed exactly once. Frees may come late:
+ * through RCU callbacks, kfree_rcu() batches and deferred vfree() work.
+ */
+static void kunit_allocs_expect_freed(struct kunit *test, struct kunit_allocs *a,
+				      const char *what, unsigned int nth)
+{
+	unsigned int i, reports = 0, waited;
+	unsigned long flags;
+	struct kunit_alloc x;
+
+	if (kunit_allocs_live(a) >= 0) {
+		rcu_barrier();
+		kvfree_rcu_barrier();
+	}
+	for (waited = 0; waited < KUNIT_ALLOCS_WAIT_MS && kunit_allocs_live(a) >= 0; waited += 20)
+		msleep(20);
+
+	KUNIT_EXPECT_FALSE_MSG(test, a->overflow,
+			       "%s: more than %u allocations, allocation %u failed",
+			       what, KUNIT_ALLOCS, nth);
+	for (i = 0; i < a->n && reports < KUNIT_ALLOCS_REPORTS; i++) {
+		raw_spin_lock_irqsave(&a->lock, flags);
+		x = a->alloc[i];
+		raw_spin_unlock_irqrestore(&a->lock, flags);
+		if (x.frees == 1)
+			continue;
+		reports++;
+		KUNIT_FAIL(test, "%s: allocation %u failed: %zu bytes from %pS freed %u times",
+			   what, nth, x.bytes, (void *)x.call_site, x.frees);
+	}
+}
+
+/**
+ * kunit_fail_nth_walk() - walk a call with each of its allocations failed
+ * @test: the case
+ * @walk: the call, what to run before it and how to undo it
+ * @ctx: passed to the callbacks
+ *
+ * Run @walk->call with its first allocation failed (current->fail_nth), then
+ * its second, until it makes fewer allocations than the one to fail. An
+ * error is only allowed when an allocation was failed, and a must when
+ * @walk->fails says the call fails anyway. After each
+ * @walk->undo every kmalloc() that the call made from the case's task must
+ * have been freed exactly once.
+ *
+ * Return: how many allocations the call made.
+ */
+unsigned int kunit_fail_nth_walk(struct kunit *test,
+				 const struct kunit_fail_nth *walk, void *ctx)
+{
+	struct kunit_allocs *a = kunit_allocs_start(test);
+	unsigned int nth;
+	bool failed;
+	int err;
+
+	for (nth = 1; nth <= walk->max + 1; nth++) {
+		if (walk->setup)
+			walk->setup(test, ctx);
+		kunit_allocs_record(a, true);
+		current->fail_nth = nth;
+		err = walk->call(test, ctx);
+		failed = !current->fail_nth;
+		current->fail_nth = 0;
+		kunit_allocs_record(a, false);
+		if (walk->fails)
+			KUNIT_EXPECT_LT_MSG(test, err, 0, "%s: allocation %u failed",
+					    walk->what, nth);
+		else if (!failed)
+			KUNIT_EXPECT_EQ_MSG(test, err, 0, "%s: no allocation failed",
+					    walk->what);
+		walk->undo(test, ctx, err, nth, failed);
+		kunit_allocs_expect_freed(test, a, walk->what, nth);
+		if (!failed)
+			break;
+	}
+	KUNIT_EXPECT_LE_MSG(test, nth - 1, walk->max, "%s: more than %u allocations",
+			    walk->what, walk->max);
+	kunit_info(test, "%s: %u allocations, each failed once", walk->what, nth - 1);
+	return nth - 1;
+}
+EXPORT_SYMBOL_GPL(kunit_fail_nth_walk);

@@ -17,7 +17,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The directories of the repo that are laid over the kernel tree as they
 # are, file for file.
-OVERLAY_DIRS = ('kernel', 'crypto', 'drivers/scsi', 'security/apparmor')
+OVERLAY_DIRS = ('kernel', 'crypto', 'drivers/scsi', 'security/apparmor', 'include/kunit')
 
 
 @dataclass(frozen=True)

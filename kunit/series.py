@@ -49,13 +49,33 @@ def _names(stem: str) -> 're.Pattern[str]':
 	return re.compile(rf'(?<![\w/]){re.escape(stem)}\.[cho]\b')
 
 
+def _includer(path: str, owner: Dict[str, str], patches: List[str],
+	      contents: Dict[str, overlay.Content]) -> Optional[str]:
+	"""A carried file that includes the header @path, or None."""
+	if path.startswith('include/'):
+		angle = re.compile(rf'#include\s*<{re.escape(path[len("include/"):])}>')
+		users = [by for by in owner
+			 if angle.search((contents[by].data or b'').decode('utf-8', 'replace'))]
+		users.sort(key=lambda by: (patches.index(owner[by]), by))
+		return users[0] if users else None
+	word = _names(os.path.splitext(os.path.basename(path))[0])
+	for by in sorted(owner):
+		data = contents[by].data or b''
+		if (os.path.dirname(by) == os.path.dirname(path) and
+		    word.search(data.decode('utf-8', 'replace'))):
+			return by
+	return None
+
+
 def carried(patches: List[str], files: Iterable[str],
 	    contents: Optional[Dict[str, overlay.Content]] = None) -> Dict[str, List[str]]:
 	"""Quilt patch -> the overlay files its added lines name.
 
 	An overlay file that no patch names goes with the one that names it
 	(the test data header that a carried suite #includes), when contents
-	are given.
+	are given; a header under include/ goes with the first patch that
+	carries a file which #includes it as <path>, so that every commit
+	of the series builds.
 	"""
 	out: Dict[str, List[str]] = {p: [] for p in patches}
 	owner: Dict[str, str] = {}
@@ -73,15 +93,11 @@ def carried(patches: List[str], files: Iterable[str],
 	while contents and grew:
 		grew = False
 		for path in sorted(set(files) - set(owner)):
-			word = _names(os.path.splitext(os.path.basename(path))[0])
-			for by in sorted(owner):
-				data = contents[by].data or b''
-				if (os.path.dirname(by) == os.path.dirname(path) and
-				    word.search(data.decode('utf-8', 'replace'))):
-					owner[path] = owner[by]
-					out[owner[by]].append(path)
-					grew = True
-					break
+			by = _includer(path, owner, patches, contents)
+			if by:
+				owner[path] = owner[by]
+				out[owner[by]].append(path)
+				grew = True
 	for path in sorted(files):
 		if path not in owner:
 			raise SeriesError(f'overlay file {path} is carried by no patch of the series '

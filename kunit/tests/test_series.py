@@ -3,7 +3,7 @@
 
 import os
 
-from helpers import SCSI_PATCH, FakeTreeCase
+from helpers import KCONFIG_PATCH, MAKEFILE_PATCH, SCSI_PATCH, FakeTreeCase
 
 import overlay
 import series
@@ -69,6 +69,21 @@ class Series(FakeTreeCase):
 		owned = series.carried(patches, files, files)
 		self.assertIn('crypto/sm4_kunit_vectors.h', owned[patches[1]])
 		self.assertEqual(series.roundtrip(self.tree, files, patches, made), [])
+
+	def test_include_header_goes_with_the_first_patch_that_includes_it(self):
+		self.remove_overlay('kernel/time/new/deep_kunit.c')
+		self.add_overlay('include/kunit/walk.h', 'int kunit_walk(void);\n')
+		self.add_overlay('crypto/sm4_kunit.c', '#include <kunit/walk.h>\n')
+		self.add_overlay('drivers/scsi/scsi_lib_kunit.c', '#include <kunit/walk.h>\n')
+		self.set_series({'scsi.patch': SCSI_PATCH, 'kconfig.patch': KCONFIG_PATCH,
+				 'makefile.patch': MAKEFILE_PATCH})
+		files = overlay.overlay_files(self.repo, ('crypto', 'drivers/scsi', 'include/kunit'))
+		patches = overlay.read_series(self.series)
+		owned = series.carried(patches, files, files)
+		by = {os.path.basename(p): sorted(owned[p]) for p in patches}
+		self.assertEqual(by['scsi.patch'], ['drivers/scsi/scsi_lib_kunit.c',
+						    'include/kunit/walk.h'])
+		self.assertEqual(by['makefile.patch'], ['crypto/sm4_kunit.c'])
 
 	def test_header_no_file_includes_is_still_an_error(self):
 		self.remove_overlay('kernel/time/new/deep_kunit.c')

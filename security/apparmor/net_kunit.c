@@ -10,6 +10,7 @@
  * project repo (`make apparmor-blobs`).
  */
 
+#include <kunit/fail_nth.h>
 #include <kunit/test.h>
 
 #include "include/apparmorfs.h"
@@ -256,6 +257,15 @@ static void aa_kunit_policy_free(void *data)
 
 	list_for_each_entry_safe(ent, tmp, &p->ents, list) {
 		list_del_init(&ent->list);
+		/*
+		 * Break the refcount cycle between a profile that never went
+		 * live and its proxy, as aa_replace_profiles() does for one
+		 * it skips; without this, aa_put_profile() leaves both.
+		 */
+		if (ent->new) {
+			aa_put_proxy(ent->new->label.proxy);
+			ent->new->label.proxy = NULL;
+		}
 		aa_load_ent_free(ent);
 	}
 	kfree(p->udata.hash);
@@ -504,49 +514,65 @@ static const struct aa_unpack_nth_case aa_unpack_nth_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(aa_unpack_nth, aa_unpack_nth_cases, desc);
 
+struct aa_unpack_nth {
+	const struct aa_unpack_nth_case *t;
+	struct aa_kunit_policy *p;
+};
+
+static void aa_unpack_nth_setup(struct kunit *test, void *ctx)
+{
+	struct aa_unpack_nth *w = ctx;
+
+	w->p = aa_kunit_policy(test, net_inet_stream_blob,
+			       sizeof(net_inet_stream_blob) - w->t->cut);
+}
+
+static int aa_unpack_nth_call(struct kunit *test, void *ctx)
+{
+	struct aa_unpack_nth *w = ctx;
+
+	return aa_kunit_unpack(w->p);
+}
+
+/*
+ * A whole blob loads when no allocation failed, and may when one did that
+ * has a fallback (kvmalloc() tries vmalloc()); a truncated one never does.
+ */
+static void aa_unpack_nth_undo(struct kunit *test, void *ctx, int err,
+			       unsigned int nth, bool failed)
+{
+	struct aa_unpack_nth *w = ctx;
+
+	/* The caller's blob, or the compressed copy that replaced it */
+	KUNIT_EXPECT_NOT_NULL_MSG(test, w->p->udata.data, "allocation %u failed", nth);
+	if (err)
+		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&w->p->ents), "allocation %u failed", nth);
+	else
+		KUNIT_EXPECT_TRUE_MSG(test, list_is_singular(&w->p->ents),
+				      "allocation %u failed", nth);
+	kunit_release_action(test, aa_kunit_policy_free, w->p);
+}
+
 /*
  * aa_unpack() with each of its allocations failed in turn
  * (current->fail_nth): an error and no profile, or for a whole blob the
- * profile when the failure had a fallback; nothing reported, nothing
- * left behind (the
- * debug leg's KASAN and debug objects watch the error paths, and each
- * policy is freed before the next).
+ * profile when the failure had a fallback; every allocation freed once
+ * the policy is (profiles go through RCU), and the debug leg's KASAN and
+ * debug objects watch the error paths.
  */
 static void aa_unpack_fail_nth_test(struct kunit *test)
 {
-	const struct aa_unpack_nth_case *t = test->param_value;
-	size_t size = sizeof(net_inet_stream_blob) - t->cut;
-	unsigned int nth;
-	bool reached;
-	int err;
+	struct aa_unpack_nth w = { .t = test->param_value };
+	const struct kunit_fail_nth walk = {
+		.what = "aa_unpack()",
+		.max = AA_MAX_NTH,
+		.fails = w.t->cut > 0,
+		.setup = aa_unpack_nth_setup,
+		.call = aa_unpack_nth_call,
+		.undo = aa_unpack_nth_undo,
+	};
 
-	for (nth = 1; nth <= AA_MAX_NTH; nth++) {
-		struct aa_kunit_policy *p = aa_kunit_policy(test, net_inet_stream_blob, size);
-
-		current->fail_nth = nth;
-		err = aa_kunit_unpack(p);
-		reached = !current->fail_nth;
-		current->fail_nth = 0;
-		/*
-		 * A whole blob loads when no allocation failed, and may when
-		 * one did that has a fallback (kvmalloc() tries vmalloc()).
-		 */
-		if (t->cut || (reached && err))
-			KUNIT_EXPECT_LT_MSG(test, err, 0, "allocation %u failed", nth);
-		else
-			KUNIT_EXPECT_EQ(test, err, 0);
-		if (err)
-			KUNIT_EXPECT_TRUE_MSG(test, list_empty(&p->ents), "allocation %u failed",
-					      nth);
-		else
-			KUNIT_EXPECT_TRUE_MSG(test, list_is_singular(&p->ents),
-					      "allocation %u failed", nth);
-		kunit_release_action(test, aa_kunit_policy_free, p);
-		if (!reached)
-			break;
-	}
-	KUNIT_EXPECT_LE(test, nth, AA_MAX_NTH);
-	kunit_info(test, "%u allocations, each failed once", nth - 1);
+	kunit_fail_nth_walk(test, &walk, &w);
 }
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
 

@@ -23,6 +23,7 @@
  * test's own task only.
  */
 
+#include <kunit/fail_nth.h>
 #include <kunit/test.h>
 #include <linux/dma-mapping.h>
 #include <linux/mempool.h>
@@ -30,20 +31,15 @@
 #include <trace/events/kmem.h>
 
 #define QLA_TEST_TRACKED	12
+#define QLA_TEST_MAX_NTH	16
 
-/*
- * Frees of the tracked pointers, seen by the tracepoint probes; while
- * @record is set, every kmalloc() of the task is tracked too.
- */
+/* Frees of the tracked pointers, seen by the tracepoint probes. */
 struct qla_test_frees {
 	struct task_struct *task;
 	const void *ptr[QLA_TEST_TRACKED];
 	atomic_t kfrees[QLA_TEST_TRACKED];
 	atomic_t dma_frees[QLA_TEST_TRACKED];
 	int n;
-	bool record;
-	int recorded;		/* tracked by record, from slot first_recorded */
-	int first_recorded;
 };
 
 /* The slot of a tracked pointer, or -1. */
@@ -85,25 +81,8 @@ static void qla_test_probe_dma_free(void *data, struct device *dev,
 		atomic_inc(&((struct qla_test_frees *)data)->dma_frees[i]);
 }
 
-static void qla_test_probe_kmalloc(void *data, unsigned long call_site,
-				   const void *ptr, size_t bytes_req,
-				   size_t bytes_alloc, gfp_t gfp_flags, int node)
-{
-	struct qla_test_frees *f = data;
-
-	if (!f->record || !ptr || current != f->task)
-		return;
-	if (f->n < QLA_TEST_TRACKED) {
-		f->ptr[f->n++] = ptr;
-		f->recorded++;
-	} else {
-		f->recorded = -1;	/* too many to track: the case fails */
-	}
-}
-
 static void qla_test_frees_stop(void *data)
 {
-	unregister_trace_kmalloc(qla_test_probe_kmalloc, data);
 	unregister_trace_dma_free(qla_test_probe_dma_free, data);
 	unregister_trace_kfree(qla_test_probe_kfree, data);
 	tracepoint_synchronize_unregister();
@@ -121,11 +100,6 @@ static struct qla_test_frees *qla_test_frees_start(struct kunit *test)
 	if (register_trace_dma_free(qla_test_probe_dma_free, f)) {
 		unregister_trace_kfree(qla_test_probe_kfree, f);
 		KUNIT_FAIL_AND_ABORT(test, "cannot probe dma_free");
-	}
-	if (register_trace_kmalloc(qla_test_probe_kmalloc, f)) {
-		unregister_trace_dma_free(qla_test_probe_dma_free, f);
-		unregister_trace_kfree(qla_test_probe_kfree, f);
-		KUNIT_FAIL_AND_ABORT(test, "cannot probe kmalloc");
 	}
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, qla_test_frees_stop, f));
@@ -430,43 +404,51 @@ static void qla_probe_error_labels_test(struct kunit *test)
 }
 
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
-/*
- * qla2x00_alloc_queues() with its @nth allocation failed (0: none), then
- * the probe's error labels. Return: whether the call made fewer than
- * @nth allocations, i.e. nothing was failed.
- */
-static bool qla_alloc_queues_fail_nth(struct kunit *test, unsigned int nth)
-{
-	struct qla_test_frees *f = qla_test_frees_start(test);
-	struct qla_hw_data *ha = qla_test_ha(test);
-	struct req_que *req = qla_test_req(test, ha, f, true, false);
-	struct rsp_que *rsp = qla_test_rsp(test, ha, f, true);
-	void *req_ring = req->ring, *rsp_ring = rsp->ring;
-	scsi_qla_host_t *vha;
-	bool reached;
-	int err, i;
+/* The queues and what qla2x00_alloc_queues() is walked with. */
+struct qla_test_nth {
+	struct qla_test_frees *f;
+	struct qla_hw_data *ha;
+	struct req_que *req;
+	struct rsp_que *rsp;
+	void *req_ring, *rsp_ring;
+};
 
+static void qla_alloc_queues_nth_setup(struct kunit *test, void *ctx)
+{
+	struct qla_test_nth *w = ctx;
+	scsi_qla_host_t *vha;
+
+	w->f = qla_test_frees_start(test);
+	w->ha = qla_test_ha(test);
+	w->req = qla_test_req(test, w->ha, w->f, true, false);
+	w->rsp = qla_test_rsp(test, w->ha, w->f, true);
+	w->req_ring = w->req->ring;
+	w->rsp_ring = w->rsp->ring;
 	vha = kunit_kzalloc(test, sizeof(*vha), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, vha);
-	vha->hw = ha;
-	pci_set_drvdata(ha->pdev, vha);
+	vha->hw = w->ha;
+	pci_set_drvdata(w->ha->pdev, vha);
+}
 
-	f->first_recorded = f->n;
-	f->record = true;
-	current->fail_nth = nth;
-	err = qla2x00_alloc_queues(ha, req, rsp);
-	reached = nth && !current->fail_nth;
-	current->fail_nth = 0;
-	f->record = false;
-	KUNIT_ASSERT_GE_MSG(test, f->recorded, 0, "more than %d allocations", QLA_TEST_TRACKED);
+static int qla_alloc_queues_nth_call(struct kunit *test, void *ctx)
+{
+	struct qla_test_nth *w = ctx;
 
-	/*
-	 * A failure may be absorbed by a fallback (a slab page of a lower
-	 * order), so the call may succeed; it may fail only when one was made.
-	 */
+	return qla2x00_alloc_queues(w->ha, w->req, w->rsp);
+}
+
+/*
+ * An error leaves nothing in the maps; a failure may be absorbed by a
+ * fallback (a slab page of a lower order), so the call may succeed. Then
+ * the probe's error labels free each queue exactly once.
+ */
+static void qla_alloc_queues_nth_undo(struct kunit *test, void *ctx, int err,
+				      unsigned int nth, bool failed)
+{
+	struct qla_test_nth *w = ctx;
+	struct qla_hw_data *ha = w->ha;
+
 	if (err) {
-		/* It frees what it allocated and records nothing. */
-		KUNIT_EXPECT_TRUE_MSG(test, reached, "error %d with no allocation failed", err);
 		KUNIT_EXPECT_NULL(test, ha->req_q_map);
 		KUNIT_EXPECT_NULL(test, ha->rsp_q_map);
 		KUNIT_EXPECT_NULL(test, ha->base_qpair);
@@ -474,15 +456,9 @@ static bool qla_alloc_queues_fail_nth(struct kunit *test, unsigned int nth)
 		KUNIT_EXPECT_NOT_NULL_MSG(test, ha->req_q_map, "allocation %u failed", nth);
 		KUNIT_EXPECT_NOT_NULL_MSG(test, ha->rsp_q_map, "allocation %u failed", nth);
 	}
-
-	qla_test_error_labels(ha, req, rsp, true);
-
-	qla_test_expect_freed_once(test, f, req, req_ring, NULL, rsp, rsp_ring);
-	for (i = f->first_recorded; i < f->first_recorded + f->recorded; i++)
-		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&f->kfrees[i]), 1,
-				    "allocation %d of qla2x00_alloc_queues(), allocation %u failed",
-				    i - f->first_recorded + 1, nth);
-	return !reached;
+	qla_test_error_labels(ha, w->req, w->rsp, true);
+	qla_test_expect_freed_once(test, w->f, w->req, w->req_ring, NULL, w->rsp,
+				   w->rsp_ring);
 }
 
 /*
@@ -493,13 +469,16 @@ static bool qla_alloc_queues_fail_nth(struct kunit *test, unsigned int nth)
  */
 static void qla_alloc_queues_fail_nth_test(struct kunit *test)
 {
-	unsigned int nth;
+	static const struct kunit_fail_nth walk = {
+		.what = "qla2x00_alloc_queues()",
+		.max = QLA_TEST_MAX_NTH,
+		.setup = qla_alloc_queues_nth_setup,
+		.call = qla_alloc_queues_nth_call,
+		.undo = qla_alloc_queues_nth_undo,
+	};
+	struct qla_test_nth w = {};
 
-	for (nth = 1; nth <= QLA_TEST_TRACKED; nth++)
-		if (qla_alloc_queues_fail_nth(test, nth))
-			break;
-	KUNIT_EXPECT_LE(test, nth, QLA_TEST_TRACKED);
-	kunit_info(test, "%u allocations, each failed once", nth - 1);
+	kunit_fail_nth_walk(test, &walk, &w);
 }
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
 

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Walking an error path allocation by allocation, for KUnit cases
+ * (CONFIG_KUNIT_FAULT_INJECTION, kernel/kunit_fault_injection.c).
+ */
+
+#ifndef _KUNIT_FAIL_NTH_H
+#define _KUNIT_FAIL_NTH_H
+
+#include <kunit/test.h>
+
+/**
+ * struct kunit_fail_nth - a call walked with each of its allocations failed
+ * @what: names the call in the messages of the walk
+ * @max: the most allocations the call may make; more fails the case
+ * @fails: the call fails even when no allocation is failed (bad input)
+ * @setup: optional, run before each call; its allocations are not tracked
+ * @call: the call under test; returns 0 or a negative errno
+ * @undo: checks the outcome of @call and frees what it made. @err is what
+ *	@call returned, @failed whether its @nth allocation was failed; a
+ *	failure may be absorbed by a fallback, so @err may be 0 even then.
+ */
+struct kunit_fail_nth {
+	const char *what;
+	unsigned int max;
+	bool fails;
+	void (*setup)(struct kunit *test, void *ctx);
+	int (*call)(struct kunit *test, void *ctx);
+	void (*undo)(struct kunit *test, void *ctx, int err, unsigned int nth,
+		     bool failed);
+};
+
+unsigned int kunit_fail_nth_walk(struct kunit *test,
+				 const struct kunit_fail_nth *walk, void *ctx);
+
+#endif /* _KUNIT_FAIL_NTH_H */
