@@ -28,8 +28,14 @@ CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a) $(foreach b,$(
 
 DEBUG_CELLS := $(foreach k,$(KERNELS),$(k)-x86_64-debug)
 
+# The integration leg's boots (kunit/integration/boots) and their cells:
+# <kernel>-<arch>-integration for the default boot, -integration-<boot>.
+INT_BOOTS := $(shell /usr/bin/python3 kunit/run --list-integration-boots)
+int_cell   = $(1)-integration$(if $(filter default,$(2)),,-$(2))
+INT_CELLS := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(foreach b,$(INT_BOOTS),$(call int_cell,$(k)-$(a),$(b)))))
+
 .PHONY: all help setup sync tree test check check-debug check-tools checkpatch mutants series \
-	bench clean apparmor-blobs
+	bench clean apparmor-blobs integration
 
 all: test
 
@@ -46,6 +52,9 @@ help:
 	@echo '  make check-debug  every suite under KASAN, UBSAN, KFENCE, lockdep, debug objects'
 	@echo '                    and fault injection on x86_64 and arm64, and the leg'"'"'s canary'
 	@echo '                    (make check runs it on x86_64; make test DEBUG=1 for one arch)'
+	@echo '  make integration  the kernel of $$ARCH booted with an initramfs of the project'"'"'s'
+	@echo '                    C programs (kunit/integration/), each boot of its boots file'
+	@echo '                    (BOOT=NAME: only that one; make check runs both arches)'
 	@echo '  make check-tools  the tools'"'"' own tests (python3 -m unittest)'
 	@echo '  make checkpatch   scripts/checkpatch.pl --strict over overlay C files and patches'
 	@echo '  make mutants      apply each kept revert of a seed fix (kunit/mutants/), expect'
@@ -96,6 +105,15 @@ check-debug: setup
 	$(SUMMARY) $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a)-debug)) || rc=1; \
 	exit $$rc
 
+# The integration leg: builds the cell's kernel if make test has not.
+integration: setup
+	@$(SYNC) -q
+	@rc=0; \
+	for b in $(if $(BOOT),$(BOOT),$(INT_BOOTS)); do \
+		$(RUN) --arch $(ARCH) --integration --boot $$b; [ $$? -ne 2 ] || exit 2; \
+	done; \
+	$(SUMMARY) $(foreach b,$(if $(BOOT),$(BOOT),$(INT_BOOTS)),$(call int_cell,$(KERNEL)-$(ARCH),$(b)))
+
 mutants: setup
 	@$(SYNC) -q
 	@kunit/mutate --kernel $(KERNEL) --arch $(ARCH) --jobs $(JOBS) $(MUTANTS)
@@ -123,13 +141,16 @@ check: setup
 		for b in $(BOOTS); do \
 			kunit/run --kernel $$k --arch $$a --jobs $(JOBS) --boot $$b || true; \
 		done; \
+		for b in $(INT_BOOTS); do \
+			kunit/run --kernel $$k --arch $$a --jobs $(JOBS) --integration --boot $$b || true; \
+		done; \
 	done; done; \
 	for k in $(KERNELS); do \
 		kunit/run --kernel $$k --arch x86_64 --jobs $(JOBS) --debug || true; \
 		kunit/run --kernel $$k --arch x86_64 --jobs $(JOBS) --canary || rc=1; \
 		kunit/mutate --kernel $$k --arch x86_64 --jobs $(JOBS) || rc=1; \
 	done; \
-	$(SUMMARY) $(CELLS) $(DEBUG_CELLS) || rc=1; \
+	$(SUMMARY) $(CELLS) $(INT_CELLS) $(DEBUG_CELLS) || rc=1; \
 	exit $$rc
 
 bench: setup

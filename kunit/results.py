@@ -72,6 +72,8 @@ _SKIP = re.compile(r'^(\s*)(?:not )?ok \d+ (.*?)(?: # SKIP\s*(.*))?$')
 _REPORT = re.compile(r'\bBUG: |\bKASAN: |\bUBSAN: |\bWARNING: |possible recursive locking|'
 		     r'\bODEBUG: |kernel BUG|\bOops\b|\bpanic\b')
 _RESULT = re.compile(r'^\s*(?:not )?ok \d+ ')
+# The kernel's echo of its own command line (which may say panic=-1).
+_CMDLINE = re.compile(r'^(?:Kernel )?[Cc]ommand line: ')
 
 
 def reports(log: str) -> List[Tuple[str, str]]:
@@ -83,7 +85,7 @@ def reports(log: str) -> List[Tuple[str, str]]:
 		if m and len(m.group(1)) <= 4:
 			suite = m.group(2).strip()
 			continue
-		if not _RESULT.match(line) and _REPORT.search(line):
+		if not _RESULT.match(line) and not _CMDLINE.match(line) and _REPORT.search(line):
 			out.append((suite, line.strip()))
 	return out
 
@@ -152,7 +154,8 @@ def judge(name: str, result: Optional[dict], status: Optional[dict],
 					for r in g.get('test_cases', []):
 						verdict = _STATUS.get(r['status'], FAIL)
 						rows.setdefault(verdict, []).append(r['name'])
-	if status.get('rc') and not cell.failures:
+	cell.problems.extend(status.get('problems', []))
+	if status.get('rc') and not cell.failures and not status.get('problems'):
 		cell.problems.append(f"kunit.py exited {status['rc']}: the kernel crashed, hung "
 				     f"or did not build (see {status.get('log')})")
 	return cell
@@ -223,7 +226,9 @@ def skip_lines(c: Cell) -> List[str]:
 	for case, reason in c.skips:
 		parts = case.split('.')
 		key = (parts[0], parts[-1], reason)
-		rows.setdefault(key, []).append('.'.join(parts[1:-1]) or parts[0])
+		where = '.'.join(parts[1:-1]) or parts[0]
+		if where not in rows.setdefault(key, []):
+			rows[key].append(where)
 	return [f"skipped {c.name}: {suite}: {row}: {reason} ({', '.join(cases)})"
 		for (suite, row, reason), cases in rows.items()]
 

@@ -26,6 +26,7 @@ CONFIGS = os.path.join(common.REPO, 'kunit', 'configs')
 SUITES = os.path.join(common.REPO, 'kunit', 'suites')
 BOOTS = os.path.join(common.REPO, 'kunit', 'boots')
 KUNITCONFIG = os.path.join(common.REPO, '.kunitconfig')
+INTEGRATION = 'integration'
 
 
 # The debug leg: its own build dir, with kunit/configs/debug.config on top
@@ -42,8 +43,10 @@ CANARY_ARG = 'debug_canary_kunit.oob=1'
 
 
 def kunitconfigs(a: common.Arch, flavour: str = '') -> List[str]:
-	"""The kunitconfig files of an arch: the repo's, its fragment, the debug one."""
-	fragments = [a.name] + ([DEBUG] if flavour == DEBUG else [])
+	"""The kunitconfig files of an arch: the repo's, its fragment, the
+	integration leg's (in every build, so that the leg boots the kernel
+	that make test built), the debug one."""
+	fragments = [a.name, INTEGRATION] + ([DEBUG] if flavour == DEBUG else [])
 	paths = [os.path.join(CONFIGS, f'{name}.config') for name in fragments]
 	return [KUNITCONFIG] + [p for p in paths if os.path.exists(p)]
 
@@ -155,6 +158,20 @@ def kunit_args(k: common.Kernel, a: common.Arch, build: str, json_path: Optional
 	if flavour == DEBUG:
 		args.extend(f'--kernel_args={x}' for x in DEBUG_KERNEL_ARGS)
 	return args + extra
+
+
+def build(k: common.Kernel, a: common.Arch, jobs: int) -> int:
+	"""kunit.py build of a cell's kernel (the normal build dir): nothing to
+	do when make test built it and nothing changed since."""
+	tree = common.tree_dir(k)
+	check_tree(tree)
+	run_args = kunit_args(k, a, common.build_dir(k, a), None, jobs, 0, [])
+	keep = ('--kunitconfig=', '--arch=', '--build_dir=', '--jobs=', '--make_options=',
+		'--cross_compile=')
+	args = [run_args[0], 'build'] + [x for x in run_args[2:] if x.startswith(keep)]
+	print(f'build: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
+	return subprocess.run([sys.executable, *args], cwd=tree, env=ccache_env(dict(os.environ)),
+			      check=False).returncode
 
 
 def check_tree(tree: str) -> None:

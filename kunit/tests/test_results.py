@@ -130,6 +130,22 @@ class Reports(unittest.TestCase):
 		self.assertEqual(results.reports(LOG), [])
 		self.assertEqual(results.reports('    ok 1 kunit_panic_test\nok 2 bug_on\n'), [])
 
+	def test_the_command_line_is_not_a_report(self):
+		log = ('[    0.000000] Command line: rdinit=/init panic=-1 console=ttyS0\n'
+		       '[    0.010000] Kernel command line: rdinit=/init panic=-1\n')
+		self.assertEqual(results.reports(log), [])
+		self.assertEqual(results.reports('[ 0.2] Kernel panic - not syncing: VFS\n'),
+				 [('(boot)', 'Kernel panic - not syncing: VFS')])
+
+	def test_guest_problems_of_the_status_fail_the_cell(self):
+		ok = {'name': 'x', 'test_cases': [], 'sub_groups': [suite('integration_scsi_dh', [('a', 'PASS')])]}
+		status = {'rc': 124, 'expected_suites': [],
+			  'problems': ['the guest did not power off within 300 s; its last console '
+				       'lines: PM: suspend entry (deep)']}
+		cell = results.judge('c', ok, status, '')
+		self.assertEqual(cell.problems, status['problems'])
+		self.assertFalse(results.ok([cell]))
+
 
 class Rows(unittest.TestCase):
 	def test_rows_of_named_case_are_listed(self):

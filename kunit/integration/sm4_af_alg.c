@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SM4 from userspace: AF_ALG skcipher ecb(sm4), cbc(sm4), ctr(sm4) and
+ * aead gcm(sm4) give the published results, and /proc/crypto lists every
+ * SM4 driver of the arch with its self-test passed.
+ */
+
+#include <linux/if_alg.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ktap.h"
+
+#ifndef SOL_ALG
+#define SOL_ALG 279
+#endif
+
+struct vec {
+	const char *type, *alg, *name;
+	const char *key, *iv, *aad, *pt, *ct;	/* ct: ciphertext, then tag */
+	unsigned int klen, ivlen, alen, len, taglen;
+};
+
+#define KEY1 "\x01\x23\x45\x67\x89\xab\xcd\xef\xfe\xdc\xba\x98\x76\x54\x32\x10"
+#define RIBOSE_IV "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
+/* draft-ribose-cfrg-sm4-10 A.2.1 - A.2.2: the 32-byte plaintext. */
+#define RIBOSE_PT32 "\xaa\xaa\xaa\xaa\xbb\xbb\xbb\xbb\xcc\xcc\xcc\xcc\xdd\xdd\xdd\xdd" \
+		    "\xee\xee\xee\xee\xff\xff\xff\xff\xaa\xaa\xaa\xaa\xbb\xbb\xbb\xbb"
+/* draft-ribose-cfrg-sm4-10 A.2.5 and RFC 8998 A.1: the 64-byte plaintexts. */
+#define RIBOSE_PT64 "\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xbb\xbb\xbb\xbb\xbb\xbb\xbb\xbb" \
+		    "\xcc\xcc\xcc\xcc\xcc\xcc\xcc\xcc\xdd\xdd\xdd\xdd\xdd\xdd\xdd\xdd" \
+		    "\xee\xee\xee\xee\xee\xee\xee\xee\xff\xff\xff\xff\xff\xff\xff\xff" \
+		    "\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xbb\xbb\xbb\xbb\xbb\xbb\xbb\xbb"
+#define RFC8998_PT  "\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xbb\xbb\xbb\xbb\xbb\xbb\xbb\xbb" \
+		    "\xcc\xcc\xcc\xcc\xcc\xcc\xcc\xcc\xdd\xdd\xdd\xdd\xdd\xdd\xdd\xdd" \
+		    "\xee\xee\xee\xee\xee\xee\xee\xee\xff\xff\xff\xff\xff\xff\xff\xff" \
+		    "\xee\xee\xee\xee\xee\xee\xee\xee\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xaa"
+
+static const struct vec vecs[] = {
+	{
+		/* GB/T 32907-2016 Appendix A, Example 1: the key is the plaintext */
+		"skcipher", "ecb(sm4)", "GB/T 32907-2016 A Example 1",
+		KEY1, NULL, NULL, KEY1,
+		"\x68\x1e\xdf\x34\xd2\x06\x96\x5e\x86\xb3\xe9\x4f\x53\x6e\x42\x46",
+		16, 0, 0, 16, 0,
+	}, {
+		/* draft-ribose-cfrg-sm4-10 A.2.2.1 */
+		"skcipher", "cbc(sm4)", "draft-ribose-cfrg-sm4-10 A.2.2.1",
+		KEY1, RIBOSE_IV, NULL, RIBOSE_PT32,
+		"\x78\xeb\xb1\x1c\xc4\x0b\x0a\x48\x31\x2a\xae\xb2\x04\x02\x44\xcb"
+		"\x4c\xb7\x01\x69\x51\x90\x92\x26\x97\x9b\x0d\x15\xdc\x6a\x8f\x6d",
+		16, 16, 0, 32, 0,
+	}, {
+		/* draft-ribose-cfrg-sm4-10 A.2.5.1 */
+		"skcipher", "ctr(sm4)", "draft-ribose-cfrg-sm4-10 A.2.5.1",
+		KEY1, RIBOSE_IV, NULL, RIBOSE_PT64,
+		"\xac\x32\x36\xcb\x97\x0c\xc2\x07\x91\x36\x4c\x39\x5a\x13\x42\xd1"
+		"\xa3\xcb\xc1\x87\x8c\x6f\x30\xcd\x07\x4c\xce\x38\x5c\xdd\x70\xc7"
+		"\xf2\x34\xbc\x0e\x24\xc1\x19\x80\xfd\x12\x86\x31\x0c\xe3\x7b\x92"
+		"\x6e\x02\xfc\xd0\xfa\xa0\xba\xf3\x8b\x29\x33\x85\x1d\x82\x45\x14",
+		16, 16, 0, 64, 0,
+	}, {
+		/* RFC 8998 Appendix A.1: SM4-GCM */
+		"aead", "gcm(sm4)", "RFC 8998 A.1 (SM4-GCM)",
+		KEY1, "\x00\x00\x12\x34\x56\x78\x00\x00\x00\x00\xab\xcd",
+		"\xfe\xed\xfa\xce\xde\xad\xbe\xef\xfe\xed\xfa\xce\xde\xad\xbe\xef"
+		"\xab\xad\xda\xd2", RFC8998_PT,
+		"\x17\xf3\x99\xf0\x8c\x67\xd5\xee\x19\xd0\xdc\x99\x69\xc4\xbb\x7d"
+		"\x5f\xd4\x6f\xd3\x75\x64\x89\x06\x91\x57\xb2\x82\xbb\x20\x07\x35"
+		"\xd8\x27\x10\xca\x5c\x22\xf0\xcc\xfa\x7c\xbf\x93\xd4\x96\xac\x15"
+		"\xa5\x68\x34\xcb\xcf\x98\xc3\x97\xb4\x02\x4a\x26\x91\x23\x3b\x8d"
+		"\x83\xde\x35\x41\xe4\xc2\xb5\x81\x77\xe0\x65\xa9\xbf\x7b\x62\xec",
+		16, 12, 20, 64, 16,
+	},
+};
+
+/* The SM4 drivers each arch's kernel config builds (kunit/configs/<arch>.config). */
+static const char *const drivers[] = {
+	"sm4-generic",
+#if defined(__x86_64__)
+	"ecb-sm4-aesni-avx", "cbc-sm4-aesni-avx", "ctr-sm4-aesni-avx",
+	"ecb-sm4-aesni-avx2", "cbc-sm4-aesni-avx2", "ctr-sm4-aesni-avx2",
+#elif defined(__aarch64__)
+	"sm4-ce", "ecb-sm4-ce", "cbc-sm4-ce", "ctr-sm4-ce", "xts-sm4-ce",
+	"ecb-sm4-neon", "cbc-sm4-neon", "ctr-sm4-neon", "gcm-sm4-ce", "ccm-sm4-ce",
+#endif
+};
+
+#define NDRIVERS ARRAY_SIZE(drivers)
+#define NVECS ARRAY_SIZE(vecs)
+
+/* Encrypt @v through AF_ALG into @out; 0 or an errno. */
+static int alg_encrypt(const struct vec *v, unsigned char *out, size_t outlen)
+{
+	struct sockaddr_alg sa = { .salg_family = AF_ALG };
+	char cbuf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct af_alg_iv) + 16) +
+		  CMSG_SPACE(sizeof(int))] = {};
+	struct iovec iov = { (void *)v->pt, v->len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct af_alg_iv *ivp;
+	struct cmsghdr *c;
+	int tfm, op, err = 0;
+	ssize_t n;
+
+	snprintf((char *)sa.salg_type, sizeof(sa.salg_type), "%s", v->type);
+	snprintf((char *)sa.salg_name, sizeof(sa.salg_name), "%s", v->alg);
+	tfm = socket(AF_ALG, SOCK_SEQPACKET, 0);
+	if (tfm < 0)
+		return errno;
+	if (bind(tfm, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    setsockopt(tfm, SOL_ALG, ALG_SET_KEY, v->key, v->klen) ||
+	    (v->taglen && setsockopt(tfm, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, v->taglen))) {
+		err = errno;
+		goto out_tfm;
+	}
+	op = accept(tfm, NULL, 0);
+	if (op < 0) {
+		err = errno;
+		goto out_tfm;
+	}
+
+	msg.msg_control = cbuf;
+	msg.msg_controllen = sizeof(cbuf);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_OP;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	*(int *)CMSG_DATA(c) = ALG_OP_ENCRYPT;
+	c = CMSG_NXTHDR(&msg, c);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_IV;
+	c->cmsg_len = CMSG_LEN(sizeof(*ivp) + 16);
+	ivp = (struct af_alg_iv *)CMSG_DATA(c);
+	ivp->ivlen = v->ivlen;
+	if (v->ivlen)
+		memcpy(ivp->iv, v->iv, v->ivlen);
+	c = CMSG_NXTHDR(&msg, c);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_AEAD_ASSOCLEN;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	*(int *)CMSG_DATA(c) = v->alen;
+
+	/* An AEAD takes the AAD, then the plaintext, and gives both back */
+	if (v->alen) {
+		struct iovec two[2] = { { (void *)v->aad, v->alen }, { (void *)v->pt, v->len } };
+
+		msg.msg_iov = two;
+		msg.msg_iovlen = 2;
+		n = sendmsg(op, &msg, 0);
+	} else {
+		n = sendmsg(op, &msg, 0);
+	}
+	if (n < 0) {
+		err = errno;
+		goto out_op;
+	}
+	n = read(op, out, outlen);
+	if (n < 0)
+		err = errno;
+	else if ((size_t)n != outlen)
+		err = EMSGSIZE;
+out_op:
+	close(op);
+out_tfm:
+	close(tfm);
+	return err;
+}
+
+/* One /proc/crypto entry: an SM4 driver's self-test must have passed. */
+static void proc_crypto_entry(const char *driver, const char *selftest, bool *seen,
+			      unsigned int *ndrv)
+{
+	unsigned int i;
+
+	if (!strstr(driver, "sm4"))
+		return;
+	(*ndrv)++;
+	ktap_ok(!strcmp(selftest, "passed"), "/proc/crypto %s selftest %s", driver,
+		selftest[0] ? selftest : "missing");
+	for (i = 0; i < NDRIVERS; i++)
+		if (!strcmp(driver, drivers[i]))
+			seen[i] = true;
+}
+
+/* The self-test result of each /proc/crypto entry whose driver is SM4's. */
+static void proc_crypto(void)
+{
+	bool seen[NDRIVERS] = {};
+	char line[256], driver[128] = "", selftest[64] = "";
+	FILE *f = fopen("/proc/crypto", "r");
+	unsigned int i, ndrv = 0;
+
+	if (!f) {
+		ktap_ok(false, "/proc/crypto: %s", strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+
+		if (!strncmp(line, "name ", 5) && driver[0]) {
+			proc_crypto_entry(driver, selftest, seen, &ndrv);
+			driver[0] = '\0';
+			selftest[0] = '\0';
+		}
+		if (!v)
+			continue;
+		v += 2;
+		v[strcspn(v, "\n")] = '\0';
+		if (!strncmp(line, "driver ", 7))
+			snprintf(driver, sizeof(driver), "%s", v);
+		else if (!strncmp(line, "selftest ", 9))
+			snprintf(selftest, sizeof(selftest), "%s", v);
+	}
+	if (driver[0])
+		proc_crypto_entry(driver, selftest, seen, &ndrv);
+	fclose(f);
+	for (i = 0; i < NDRIVERS; i++)
+		ktap_ok(seen[i], "/proc/crypto lists %s", drivers[i]);
+	ktap_diag("%u SM4 drivers in /proc/crypto", ndrv);
+}
+
+/* How many /proc/crypto entries name an SM4 driver, for the plan. */
+static unsigned int count_sm4(void)
+{
+	char line[256];
+	unsigned int n = 0;
+	FILE *f = fopen("/proc/crypto", "r");
+
+	if (!f)
+		return 1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "driver ", 7) && strstr(line, "sm4"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+int main(void)
+{
+	unsigned char out[128];
+	unsigned int i, n;
+	int err;
+
+	/* Instantiate the templates first, so /proc/crypto lists them */
+	for (i = 0; i < NVECS; i++)
+		alg_encrypt(&vecs[i], out, vecs[i].alen + vecs[i].len + vecs[i].taglen);
+	n = count_sm4();
+	ktap_begin("integration_sm4_af_alg", NVECS + n + NDRIVERS);
+	for (i = 0; i < NVECS; i++) {
+		const struct vec *v = &vecs[i];
+		size_t len = v->alen + v->len + v->taglen;
+
+		memset(out, 0, sizeof(out));
+		err = alg_encrypt(v, out, len);
+		if (err)
+			ktap_diag("%s: %s", v->alg, strerror(err));
+		ktap_ok(!err && !memcmp(out + v->alen, v->ct, v->len + v->taglen),
+			"AF_ALG %s %s: %s", v->type, v->alg, v->name);
+	}
+	proc_crypto();
+	return ktap_end();
+}
