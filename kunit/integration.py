@@ -25,6 +25,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
@@ -230,6 +231,7 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 	problems: List[str] = []
 	cmd = qemu_command(k, a, build, cpio, kernel_args(b))
 	print(f'integration: {" ".join(shlex.quote(x) for x in cmd)}', flush=True)
+	started = time.monotonic()
 	proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
 				stderr=subprocess.STDOUT, text=True, errors='backslashreplace')
 	try:
@@ -240,6 +242,7 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 		text, _ = proc.communicate()
 		rc = 124
 		problems.append(f'the guest did not power off within {min(timeout, MAX_TIMEOUT)} s')
+	seconds = time.monotonic() - started
 	with open(paths['log'], 'w', encoding='utf-8') as f:
 		f.write(text)
 	lines = text.splitlines()
@@ -265,7 +268,9 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 		'boot': b.name,
 		'no_skips': False,
 		'problems': problems,
+		'seconds': round(seconds, 1),
 	}
 	with open(paths['status.json'], 'w', encoding='utf-8') as f:
 		json.dump(status, f, indent=1)
+	print(f'integration: {name}: boot to verdict {seconds:.1f} s', flush=True)
 	return 0 if test.ok_status() and not problems else 1
