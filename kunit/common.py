@@ -7,6 +7,7 @@ valid choices when a knob is out of range.
 """
 
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -54,6 +55,22 @@ class UsageError(Exception):
 def die(tool: str, msg: str) -> NoReturn:
 	print(f'{tool}: {msg}', file=sys.stderr)
 	sys.exit(2)
+
+
+def boot_rows(path: str, min_words: int, want: str) -> List[List[str]]:
+	"""The words of each line of a boots file (kunit/boots and the
+	integration leg's), comments dropped; each line a lower-case name and
+	at least min_words words, or an error naming the file, line and want."""
+	rows = []
+	with open(path, encoding='utf-8') as f:
+		for n, line in enumerate(f, 1):
+			words = line.split('#', 1)[0].split()
+			if not words:
+				continue
+			if len(words) < min_words or not re.fullmatch(r'[a-z0-9][-a-z0-9]*', words[0]):
+				raise UsageError(f'{path}:{n}: want: {want}')
+			rows.append(words)
+	return rows
 
 
 def kernel(version: Optional[str]) -> Kernel:

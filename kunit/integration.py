@@ -20,7 +20,6 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -53,16 +52,8 @@ class Boot:
 
 
 def boot_table(path: str = BOOTS) -> Dict[str, Boot]:
-	table: Dict[str, Boot] = {}
-	with open(path, encoding='utf-8') as f:
-		for n, line in enumerate(f, 1):
-			words = line.split('#', 1)[0].split()
-			if not words:
-				continue
-			if len(words) < 2 or not re.fullmatch(r'[a-z0-9][-a-z0-9]*', words[0]):
-				raise common.UsageError(f'{path}:{n}: want: name case,case... kernel-arg...')
-			table[words[0]] = Boot(words[0], words[1].split(','), words[2:])
-	return table
+	return {w[0]: Boot(w[0], w[1].split(','), w[2:])
+		for w in common.boot_rows(path, 2, 'name case,case... kernel-arg...')}
 
 
 def boot(name: Optional[str], path: str = BOOTS) -> Boot:

@@ -92,16 +92,8 @@ class Boot:
 
 
 def boot_table(path: str = BOOTS) -> Dict[str, Boot]:
-	table: Dict[str, Boot] = {}
-	with open(path, encoding='utf-8') as f:
-		for n, line in enumerate(f, 1):
-			words = line.split('#', 1)[0].split()
-			if not words:
-				continue
-			if len(words) < 3 or not re.fullmatch(r'[a-z0-9][-a-z0-9]*', words[0]):
-				raise common.UsageError(f'{path}:{n}: want: name filter-glob kernel-arg...')
-			table[words[0]] = Boot(words[0], words[1], words[2:])
-	return table
+	return {w[0]: Boot(w[0], w[1], w[2:])
+		for w in common.boot_rows(path, 3, 'name filter-glob kernel-arg...')}
 
 
 def boot(name: str, path: str = BOOTS) -> Boot:
