@@ -36,6 +36,8 @@ BLOBS = os.path.join(common.REPO, 'kunit', 'apparmor', 'blobs')
 PROFILES = os.path.join(common.REPO, 'kunit', 'apparmor', 'profiles')
 # The profiles the cases load, from kunit/apparmor/profiles/.
 GUEST_PROFILES = ['net_inet_stream']
+# Debian's name of each arch, for busybox-static.
+DEB_ARCH = {'x86_64': 'amd64', 'arm64': 'arm64'}
 LEG = 'integration'
 # The last console lines shown when the guest hangs or panics.
 TAIL = 15
@@ -74,9 +76,35 @@ def programs() -> List[str]:
 	return sorted(f[:-2] for f in os.listdir(SRC) if f.endswith('.c'))
 
 
-def _inputs(a: common.Arch) -> List[Tuple[str, bytes]]:
+def busybox(k: common.Kernel, a: common.Arch) -> str:
+	"""The guest's shell: /bin/busybox of Debian's busybox-static for the
+	arch, taken from its .deb (apt-get download, dpkg-deb -x) once."""
+	top = os.path.join(common.kernel_dir(k), LEG, 'busybox', DEB_ARCH[a.name])
+	exe = os.path.join(top, 'bin', 'busybox')
+	if os.path.exists(exe):
+		return exe
+	with tempfile.TemporaryDirectory() as tmp:
+		os.chmod(tmp, 0o755)	# apt's _apt user writes the download there
+		pkg = f'busybox-static:{DEB_ARCH[a.name]}'
+		proc = subprocess.run(['apt-get', 'download', pkg], cwd=tmp, capture_output=True,
+				      text=True, check=False)
+		debs = [f for f in os.listdir(tmp) if f.endswith('.deb')]
+		if proc.returncode or len(debs) != 1:
+			lines = (proc.stderr or proc.stdout).strip().splitlines()
+			raise common.UsageError(f'apt-get download {pkg} failed: '
+						f'{lines[-1] if lines else proc.returncode} (run make setup)')
+		_run(['dpkg-deb', '-x', os.path.join(tmp, debs[0]), os.path.join(tmp, 'x')],
+		     f'dpkg-deb -x {debs[0]}')
+		os.makedirs(os.path.dirname(exe), exist_ok=True)
+		os.replace(os.path.join(tmp, 'x', 'bin', 'busybox'), exe)
+	return exe
+
+
+def _inputs(a: common.Arch, shell: str) -> List[Tuple[str, bytes]]:
 	"""What the initramfs is made of, for its cache key."""
 	out = [('arch', a.name.encode())]
+	with open(shell, 'rb') as f:
+		out.append(('busybox', f.read()))
 	for name in sorted(os.listdir(SRC)):
 		if name.endswith(('.c', '.h')):
 			with open(os.path.join(SRC, name), 'rb') as f:
@@ -122,8 +150,9 @@ def gen_init_cpio(k: common.Kernel) -> str:
 
 def initramfs(k: common.Kernel, a: common.Arch) -> str:
 	"""The cached initramfs of an arch, rebuilt only when an input changed."""
+	shell = busybox(k, a)
 	key = hashlib.sha256()
-	for name, data in _inputs(a):
+	for name, data in _inputs(a, shell):
 		key.update(name.encode() + b'\0' + hashlib.sha256(data).digest())
 	top = os.path.join(common.kernel_dir(k), LEG, a.name)
 	path = os.path.join(top, f'initramfs-{key.hexdigest()[:16]}.cpio')
@@ -138,7 +167,8 @@ def initramfs(k: common.Kernel, a: common.Arch) -> str:
 	with tempfile.TemporaryDirectory() as tmp:
 		spec = ['dir /dev 0755 0 0', 'nod /dev/console 0600 0 0 c 5 1',
 			'dir /bin 0755 0 0', 'dir /apparmor 0755 0 0',
-			'dir /proc 0755 0 0', 'dir /sys 0755 0 0']
+			'dir /proc 0755 0 0', 'dir /sys 0755 0 0',
+			f'file /bin/busybox {shell} 0755 0 0', 'slink /bin/sh busybox 0777 0 0']
 		for prog in programs():
 			exe = os.path.join(tmp, prog)
 			_run([a.cross_compile + 'gcc', '-static', '-O2', '-Wall', '-Wextra', '-Werror',

@@ -82,14 +82,15 @@ class Guest(unittest.TestCase):
 		self.assertIn('BLK_DEV_INITRD', runner.enabled_symbols([cfg]))
 
 	def test_initramfs_key_follows_every_source_and_the_arch(self):
-		names = [n for n, _ in integration._inputs(common.arch('x86_64'))]  # pylint: disable=protected-access
+		names = [n for n, _ in integration._inputs(common.arch('x86_64'), __file__)]  # pylint: disable=protected-access
 		for src in os.listdir(integration.SRC):
 			if src.endswith(('.c', '.h')):
 				self.assertIn(src, names)
 		self.assertIn('net_inet_stream', names)
 		self.assertIn('features', names)
-		self.assertNotEqual(integration._inputs(common.arch('x86_64'))[0],  # pylint: disable=protected-access
-				    integration._inputs(common.arch('arm64'))[0])  # pylint: disable=protected-access
+		self.assertIn('busybox', names)
+		self.assertNotEqual(integration._inputs(common.arch('x86_64'), __file__)[0],  # pylint: disable=protected-access
+				    integration._inputs(common.arch('arm64'), __file__)[0])  # pylint: disable=protected-access
 
 
 class Programs(unittest.TestCase):
