@@ -23,6 +23,7 @@ import os
 import shlex
 import subprocess
 import sys
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -230,6 +231,17 @@ def qemu_command(k: common.Kernel, a: common.Arch, build: str, cpio: str,
 		'-no-reboot', '-nographic', '-serial', q.serial] + extra
 
 
+# A line the guest's programs print; the console has kernel messages too.
+_KTAP = re.compile(r'^\s*(?:KTAP version \d+|# |\d+\.\.\d+$|(?:not )?ok \d+ )')
+
+
+def ktap_lines(console: List[str]) -> List[str]:
+	"""The KTAP lines of the console: a kernel message between a test's
+	KTAP version line and its "# Subtest:" line would hide the header from
+	kunit_parser, which takes the lines in between as that test's log."""
+	return [x for x in console if _KTAP.match(x)]
+
+
 def kernel_args(b: Boot) -> List[str]:
 	"""Straight into init, KUnit off, a panic ends the boot."""
 	return ['rdinit=/init', 'kunit.enable=0', 'panic=-1',
@@ -274,7 +286,7 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 		problems[-1] += '; its last console lines: ' + ' | '.join(
 			x.strip() for x in lines[-TAIL:])
 	_, kunit_parser, kunit_json = _kunit_tool(k)
-	test = kunit_parser.parse_run_tests([x + '\n' for x in lines])
+	test = kunit_parser.parse_run_tests([x + '\n' for x in ktap_lines(lines)])
 	with open(paths['json'], 'w', encoding='utf-8') as f:
 		f.write(kunit_json.get_json_result(
 			test, kunit_json.Metadata(arch=a.name, def_config=LEG, build_dir=build)))

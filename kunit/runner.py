@@ -43,10 +43,10 @@ CANARY_ARG = 'debug_canary_kunit.oob=1'
 
 
 def kunitconfigs(a: common.Arch, flavour: str = '') -> List[str]:
-	"""The kunitconfig files of an arch: the repo's, its fragment, the
-	integration leg's (in every build, so that the leg boots the kernel
-	that make test built), the debug one."""
-	fragments = [a.name, INTEGRATION] + ([DEBUG] if flavour == DEBUG else [])
+	"""The kunitconfig files of an arch: the repo's, its fragment, then the
+	debug leg's, or the integration leg's (in the normal build, so that the
+	leg boots the kernel that make test built, and in the mutants')."""
+	fragments = [a.name] + ([DEBUG] if flavour == DEBUG else [INTEGRATION])
 	paths = [os.path.join(CONFIGS, f'{name}.config') for name in fragments]
 	return [KUNITCONFIG] + [p for p in paths if os.path.exists(p)]
 

@@ -73,12 +73,13 @@ class Guest(unittest.TestCase):
 		self.assertIn('integration_cases=suspend', args)
 		self.assertFalse(any(x.startswith('kunit_shutdown') for x in args))
 
-	def test_integration_config_is_in_every_build(self):
+	def test_integration_config_is_in_the_normal_build_not_the_debug_one(self):
 		a = common.arch('x86_64')
 		cfg = os.path.join(runner.CONFIGS, 'integration.config')
-		for flavour in ('', runner.DEBUG, 'mutants'):
+		for flavour in ('', 'mutants'):
 			with self.subTest(flavour=flavour):
 				self.assertIn(cfg, runner.kunitconfigs(a, flavour))
+		self.assertNotIn(cfg, runner.kunitconfigs(a, runner.DEBUG))
 		self.assertIn('BLK_DEV_INITRD', runner.enabled_symbols([cfg]))
 
 	def test_initramfs_key_follows_every_source_and_the_arch(self):
@@ -91,6 +92,26 @@ class Guest(unittest.TestCase):
 		self.assertIn('busybox', names)
 		self.assertNotEqual(integration._inputs(common.arch('x86_64'), __file__)[0],  # pylint: disable=protected-access
 				    integration._inputs(common.arch('arm64'), __file__)[0])  # pylint: disable=protected-access
+
+
+class Console(unittest.TestCase):
+	CONSOLE = [
+		'Linux version 6.12', 'KTAP version 1', '1..2',
+		'    KTAP version 1',
+		'tsc: Refined TSC clocksource calibration: 2599.998 MHz',
+		'    # Subtest: integration_scsi_dh', '    1..1',
+		'sd 0:0:0:0: hp_sw: attached to active path',
+		'    # dh_state hp_sw', '    ok 1 hp_sw attaches by name',
+		'ok 1 integration_scsi_dh', 'ACPI: PM: Preparing to enter system sleep state S5',
+		'not ok 2 integration_suspend', 'reboot: Power down',
+	]
+
+	def test_kernel_messages_are_left_out(self):
+		self.assertEqual(integration.ktap_lines(self.CONSOLE), [
+			'KTAP version 1', '1..2', '    KTAP version 1',
+			'    # Subtest: integration_scsi_dh', '    1..1', '    # dh_state hp_sw',
+			'    ok 1 hp_sw attaches by name', 'ok 1 integration_scsi_dh',
+			'not ok 2 integration_suspend'])
 
 
 class Programs(unittest.TestCase):
