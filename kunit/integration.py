@@ -2,7 +2,7 @@
 """The integration leg: the cell's kernel booted with a small initramfs.
 
 The kernel is the one make test built (the build dir of the cell; the
-integration config fragment is in every build). The initramfs holds the
+integration config fragment is in the normal build). The initramfs holds the
 project's static C programs of kunit/integration/ (init and one program
 per case, built with the arch's gcc) and the AppArmor profile the
 apparmor_net case loads, compiled by apparmor_parser. It is cached under
@@ -15,21 +15,23 @@ tree's tools/testing/kunit/kunit_parser.py and written as kunit.py's
 JSON, so that kunit/summary folds the leg into the same table.
 """
 
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
-import re
 import tempfile
 import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 import common
+import runner
 
 SRC = os.path.join(common.REPO, 'kunit', 'integration')
 BOOTS = os.path.join(SRC, 'boots')
@@ -121,6 +123,7 @@ def _inputs(a: common.Arch, shell: str) -> List[Tuple[str, bytes]]:
 	return out
 
 
+@functools.lru_cache(maxsize=None)
 def _blobs():
 	"""kunit/apparmor/blobs, for its profile compiler."""
 	loader = importlib.machinery.SourceFileLoader('blobs', BLOBS)
@@ -252,12 +255,7 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 	"""Boot the cell's kernel with the initramfs; write results/<name>.*."""
 	build = common.build_dir(k, a)
 	name = run_name(k, a, b)
-	out = common.results_dir()
-	os.makedirs(out, exist_ok=True)
-	paths = {x: os.path.join(out, f'{name}.{x}') for x in ('json', 'status.json', 'log')}
-	for stale in paths.values():
-		if os.path.exists(stale):
-			os.unlink(stale)
+	json_path, status_path, log_path = runner.result_paths(name)
 	cpio = initramfs(k, a)
 	if not os.path.exists(os.path.join(build, '.config')):
 		raise common.UsageError(f'no kernel built in {build} (run make test ARCH={a.name})')
@@ -276,7 +274,7 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 		rc = 124
 		problems.append(f'the guest did not power off within {min(timeout, MAX_TIMEOUT)} s')
 	seconds = time.monotonic() - started
-	with open(paths['log'], 'w', encoding='utf-8') as f:
+	with open(log_path, 'w', encoding='utf-8') as f:
 		f.write(text)
 	lines = text.splitlines()
 	if 'reboot: Power down' not in text and not problems:
@@ -287,7 +285,7 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 			x.strip() for x in lines[-TAIL:])
 	_, kunit_parser, kunit_json = _kunit_tool(k)
 	test = kunit_parser.parse_run_tests([x + '\n' for x in ktap_lines(lines)])
-	with open(paths['json'], 'w', encoding='utf-8') as f:
+	with open(json_path, 'w', encoding='utf-8') as f:
 		f.write(kunit_json.get_json_result(
 			test, kunit_json.Metadata(arch=a.name, def_config=LEG, build_dir=build)))
 	status = {
@@ -295,7 +293,7 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 		'arch': a.name,
 		'rc': rc,
 		'expected_suites': [f'integration_{c}' for c in b.cases],
-		'log': paths['log'],
+		'log': log_path,
 		'filter': '',
 		'rows': [],
 		'boot': b.name,
@@ -303,7 +301,7 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 		'problems': problems,
 		'seconds': round(seconds, 1),
 	}
-	with open(paths['status.json'], 'w', encoding='utf-8') as f:
+	with open(status_path, 'w', encoding='utf-8') as f:
 		json.dump(status, f, indent=1)
 	print(f'integration: {name}: boot to verdict {seconds:.1f} s', flush=True)
 	return 0 if test.ok_status() and not problems else 1

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import common
 import overlay
@@ -179,6 +179,18 @@ def run_name(k: common.Kernel, a: common.Arch, flavour: str = '',
 	return '-'.join([common.cell(k, a)] + [x for x in (flavour, b.name if b else '') if x])
 
 
+def result_paths(name: str) -> Tuple[str, str, str]:
+	"""results/<name>.json, .status.json and .log, none of them left from
+	an earlier run."""
+	out = common.results_dir()
+	os.makedirs(out, exist_ok=True)
+	paths = tuple(os.path.join(out, name + x) for x in ('.json', '.status.json', '.log'))
+	for stale in paths:
+		if os.path.exists(stale):
+			os.unlink(stale)
+	return paths
+
+
 def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	extra: List[str], flavour: str = '', b: Optional[Boot] = None,
 	name: Optional[str] = None) -> int:
@@ -189,17 +201,10 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	check_tree(tree)
 	build = common.build_dir(k, a, flavour)
 	os.makedirs(os.path.dirname(build), exist_ok=True)
-	out = common.results_dir()
-	os.makedirs(out, exist_ok=True)
 	name = name or run_name(k, a, flavour, b)
 	if b:
 		extra = b.args() + extra
-	json_path = os.path.join(out, name + '.json')
-	status_path = os.path.join(out, name + '.status.json')
-	log_path = os.path.join(out, name + '.log')
-	for stale in (json_path, status_path, log_path):
-		if os.path.exists(stale):
-			os.unlink(stale)
+	json_path, status_path, log_path = result_paths(name)
 	args = kunit_args(k, a, build, json_path, jobs, timeout, extra, flavour)
 	print(f'run: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
 	rc = subprocess.run([sys.executable, *args], cwd=tree, env=ccache_env(dict(os.environ)),

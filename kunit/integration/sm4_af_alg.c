@@ -167,42 +167,39 @@ out_tfm:
 	return err;
 }
 
-/* One /proc/crypto entry: an SM4 driver's self-test must have passed. */
-static void proc_crypto_entry(const char *driver, const char *selftest, bool *seen,
-			      unsigned int *ndrv)
-{
-	unsigned int i;
+#define MAX_ENTRIES	64
 
-	if (!strstr(driver, "sm4"))
-		return;
-	(*ndrv)++;
-	ktap_ok(!strcmp(selftest, "passed"), "/proc/crypto %s selftest %s", driver,
-		selftest[0] ? selftest : "missing");
-	for (i = 0; i < NDRIVERS; i++)
-		if (!strcmp(driver, drivers[i]))
-			seen[i] = true;
-}
+/* A /proc/crypto entry of an SM4 driver. */
+struct entry {
+	char driver[128];
+	char selftest[64];
+};
 
-/* The self-test result of each /proc/crypto entry whose driver is SM4's. */
-static void proc_crypto(void)
+/* The /proc/crypto entries whose driver is SM4's: how many, or -errno. */
+static int read_proc_crypto(struct entry *e, unsigned int max)
 {
-	bool seen[NDRIVERS] = {};
 	char line[256], driver[128] = "", selftest[64] = "";
 	FILE *f = fopen("/proc/crypto", "r");
-	unsigned int i, ndrv = 0;
+	unsigned int n = 0;
+	bool more = true;
 
-	if (!f) {
-		ktap_ok(false, "/proc/crypto: %s", strerror(errno));
-		return;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *v = strchr(line, ':');
+	if (!f)
+		return -errno;
+	while (more) {
+		char *v;
 
-		if (!strncmp(line, "name ", 5) && driver[0]) {
-			proc_crypto_entry(driver, selftest, seen, &ndrv);
+		more = fgets(line, sizeof(line), f);
+		/* An entry ends where the next begins, or at the end */
+		if ((!more || !strncmp(line, "name ", 5)) && strstr(driver, "sm4") && n < max) {
+			snprintf(e[n].driver, sizeof(e[n].driver), "%s", driver);
+			snprintf(e[n].selftest, sizeof(e[n].selftest), "%s", selftest);
+			n++;
+		}
+		if (!more || !strncmp(line, "name ", 5)) {
 			driver[0] = '\0';
 			selftest[0] = '\0';
 		}
+		v = more ? strchr(line, ':') : NULL;
 		if (!v)
 			continue;
 		v += 2;
@@ -212,52 +209,49 @@ static void proc_crypto(void)
 		else if (!strncmp(line, "selftest ", 9))
 			snprintf(selftest, sizeof(selftest), "%s", v);
 	}
-	if (driver[0])
-		proc_crypto_entry(driver, selftest, seen, &ndrv);
-	fclose(f);
-	for (i = 0; i < NDRIVERS; i++)
-		ktap_ok(seen[i], "/proc/crypto lists %s", drivers[i]);
-	ktap_diag("%u SM4 drivers in /proc/crypto", ndrv);
-}
-
-/* How many /proc/crypto entries name an SM4 driver, for the plan. */
-static unsigned int count_sm4(void)
-{
-	char line[256];
-	unsigned int n = 0;
-	FILE *f = fopen("/proc/crypto", "r");
-
-	if (!f)
-		return 1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "driver ", 7) && strstr(line, "sm4"))
-			n++;
 	fclose(f);
 	return n;
 }
 
 int main(void)
 {
+	static struct entry entries[MAX_ENTRIES];
 	unsigned char out[128];
-	unsigned int i, n;
-	int err;
+	int err[NVECS], n;
+	bool match[NVECS];
+	unsigned int i, j;
 
-	/* Instantiate the templates first, so /proc/crypto lists them */
-	for (i = 0; i < NVECS; i++)
-		alg_encrypt(&vecs[i], out, vecs[i].alen + vecs[i].len + vecs[i].taglen);
-	n = count_sm4();
-	ktap_begin("integration_sm4_af_alg", NVECS + n + NDRIVERS);
+	/* The AF_ALG tests first: they instantiate the templates /proc/crypto lists */
 	for (i = 0; i < NVECS; i++) {
 		const struct vec *v = &vecs[i];
-		size_t len = v->alen + v->len + v->taglen;
 
 		memset(out, 0, sizeof(out));
-		err = alg_encrypt(v, out, len);
-		if (err)
-			ktap_diag("%s: %s", v->alg, strerror(err));
-		ktap_ok(!err && !memcmp(out + v->alen, v->ct, v->len + v->taglen),
-			"AF_ALG %s %s: %s", v->type, v->alg, v->name);
+		err[i] = alg_encrypt(v, out, v->alen + v->len + v->taglen);
+		match[i] = !err[i] && !memcmp(out + v->alen, v->ct, v->len + v->taglen);
 	}
-	proc_crypto();
+	n = read_proc_crypto(entries, MAX_ENTRIES);
+
+	ktap_begin("integration_sm4_af_alg", NVECS + (n < 0 ? 1 : n) + NDRIVERS);
+	for (i = 0; i < NVECS; i++) {
+		if (err[i])
+			ktap_diag("%s: %s", vecs[i].alg, strerror(err[i]));
+		ktap_ok(match[i], "AF_ALG %s %s: %s", vecs[i].type, vecs[i].alg, vecs[i].name);
+	}
+	if (n < 0)
+		ktap_ok(false, "/proc/crypto: %s", strerror(-n));
+	for (j = 0; n > 0 && j < (unsigned int)n; j++) {
+		const struct entry *e = &entries[j];
+
+		ktap_ok(!strcmp(e->selftest, "passed"), "/proc/crypto %s selftest %s", e->driver,
+			e->selftest[0] ? e->selftest : "missing");
+	}
+	for (i = 0; i < NDRIVERS; i++) {
+		bool seen = false;
+
+		for (j = 0; n > 0 && j < (unsigned int)n; j++)
+			seen |= !strcmp(entries[j].driver, drivers[i]);
+		ktap_ok(seen, "/proc/crypto lists %s", drivers[i]);
+	}
+	ktap_diag("%d SM4 drivers in /proc/crypto", n);
 	return ktap_end();
 }
