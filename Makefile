@@ -6,7 +6,10 @@
 KERNEL  ?= 6.12
 ARCH    ?= x86_64
 ARCHES  := x86_64 arm64
-KERNELS := 6.12
+KERNELS := 6.1 6.12
+# make check runs the debug leg and the mutants on this base only; make
+# check-full on every base.
+MAIN_KERNEL := 6.12
 JOBS    ?= $(shell nproc)
 TIMEOUT ?= 600
 FILTER  ?=
@@ -26,7 +29,8 @@ SUMMARY := kunit/summary
 BOOTS   := $(shell /usr/bin/python3 kunit/run --list-boots)
 CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a) $(foreach b,$(BOOTS),$(k)-$(a)-$(b))))
 
-DEBUG_CELLS := $(foreach k,$(KERNELS),$(k)-x86_64-debug)
+DEBUG_CELLS := $(MAIN_KERNEL)-x86_64-debug
+FULL_DEBUG_CELLS := $(foreach k,$(KERNELS),$(k)-x86_64-debug)
 
 # The integration leg's boots (kunit/integration/boots) and their cells:
 # <kernel>-<arch>-integration for the default boot, -integration-<boot>.
@@ -34,15 +38,18 @@ INT_BOOTS := $(shell /usr/bin/python3 kunit/run --list-integration-boots)
 int_cell   = $(1)-integration$(if $(filter default,$(2)),,-$(2))
 INT_CELLS := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(foreach b,$(INT_BOOTS),$(call int_cell,$(k)-$(a),$(b)))))
 
-.PHONY: all help setup sync tree test check check-debug check-tools checkpatch mutants series \
-	bench clean apparmor-blobs integration
+.PHONY: all help setup sync tree test check check-full check-debug check-tools checkpatch \
+	mutants series bench clean apparmor-blobs integration canary list-cells
 
 all: test
 
 help:
 	@echo 'Targets:'
 	@echo '  make              set up, sync and run the KUnit suites on $$ARCH (x86_64)'
-	@echo '  make check        all tests: every kernel x arch cell, tool tests, checkpatch'
+	@echo '  make check        all tests: every kernel x arch cell (KUnit, its extra boots,'
+	@echo '                    integration), the debug leg and mutants of $(MAIN_KERNEL) on x86_64,'
+	@echo '                    tool tests, checkpatch (what CI runs)'
+	@echo '  make check-full   make check, plus the debug leg and mutants of every other base'
 	@echo '  make setup        install missing Debian packages (as root; else prints the line)'
 	@echo '  make sync         lay the overlay and patches over the cached tree'
 	@echo '                    (SYNC_ARGS=--dry-run shows what would change)'
@@ -50,24 +57,27 @@ help:
 	@echo '  make test         sync, then kunit.py run for $$KERNEL on $$ARCH, then the table'
 	@echo '                    (BOOT=NAME: the same kernel booted as kunit/boots says instead)'
 	@echo '  make check-debug  every suite under KASAN, UBSAN, KFENCE, lockdep, debug objects'
-	@echo '                    and fault injection on x86_64 and arm64, and the leg'"'"'s canary'
-	@echo '                    (make check runs it on x86_64; make test DEBUG=1 for one arch)'
+	@echo '                    and fault injection on every kernel x arch, and the leg'"'"'s canary'
+	@echo '                    (make check runs it on $(MAIN_KERNEL) x86_64; make test DEBUG=1 for one)'
+	@echo '  make canary       the debug leg'"'"'s canary on $$KERNEL and $$ARCH: a KASAN report must fail it'
 	@echo '  make integration  the kernel of $$ARCH booted with an initramfs of the project'"'"'s'
 	@echo '                    C programs (kunit/integration/), each boot of its boots file'
 	@echo '                    (BOOT=NAME: only that one; make check runs both arches)'
 	@echo '  make check-tools  the tools'"'"' own tests (python3 -m unittest)'
 	@echo '  make checkpatch   scripts/checkpatch.pl --strict over overlay C files and patches'
-	@echo '  make mutants      apply each kept revert of a seed fix (kunit/mutants/), expect'
-	@echo '                    its suites to fail (MUTANTS="a b" picks some)'
+	@echo '  make mutants      apply each kept revert of a seed fix of $$KERNEL'
+	@echo '                    (kunit/mutants/<kernel>/), expect its suites to fail'
+	@echo '                    (MUTANTS="a b" picks some)'
 	@echo '  make series       the overlay as a git format-patch series (prints its directory);'
 	@echo '                    make check also git-ams it onto the pristine tree'
 	@echo '  make apparmor-blobs  compile kunit/apparmor/profiles/ with apparmor_parser into'
 	@echo '                    security/apparmor/net_kunit_policy.h (make check-tools compares)'
+	@echo '  make list-cells   the kernel-arch cells make check runs, one per line'
 	@echo '  make bench        the speed figures of the pipeline (takes ~30 min)'
 	@echo '  make clean        remove build dirs and results of $$KERNEL from the cache'
 	@echo 'Knobs:'
 	@echo '  ARCH=x86_64|arm64     architecture (default x86_64)'
-	@echo '  KERNEL=$(KERNELS)          base kernel (default 6.12)'
+	@echo '  KERNEL=6.1|6.12       base kernel (default 6.12)'
 	@echo '  CACHE=DIR             tree, build dirs, ccache, results'
 	@echo '                        (default $${XDG_CACHE_HOME:-~/.cache}/kernel-overlay)'
 	@echo '  JOBS=N                parallel build jobs (default nproc = $(JOBS))'
@@ -114,6 +124,13 @@ integration: setup
 	done; \
 	$(SUMMARY) $(foreach b,$(if $(BOOT),$(BOOT),$(INT_BOOTS)),$(call int_cell,$(KERNEL)-$(ARCH),$(b)))
 
+canary: setup
+	@$(SYNC) -q
+	@$(RUN) --arch $(ARCH) --canary
+
+list-cells:
+	@for k in $(KERNELS); do for a in $(ARCHES); do echo $$k-$$a; done; done
+
 mutants: setup
 	@$(SYNC) -q
 	@kunit/mutate --kernel $(KERNEL) --arch $(ARCH) --jobs $(JOBS) $(MUTANTS)
@@ -129,7 +146,8 @@ checkpatch:
 	@for k in $(KERNELS); do kunit/checkpatch $$k || exit 1; done
 
 # Every cell runs even when one fails; the summary's closing line is the
-# verdict over all of them and comes last.
+# verdict over all of them and comes last. FULL=1 (make check-full) adds
+# the debug leg and the mutants of the bases other than $(MAIN_KERNEL).
 check: setup
 	@rc=0; \
 	for k in $(KERNELS); do kunit/sync -q --kernel $$k || exit 2; done; \
@@ -145,13 +163,16 @@ check: setup
 			kunit/run --kernel $$k --arch $$a --jobs $(JOBS) --integration --boot $$b || true; \
 		done; \
 	done; done; \
-	for k in $(KERNELS); do \
+	for k in $(if $(FULL),$(KERNELS),$(MAIN_KERNEL)); do \
 		kunit/run --kernel $$k --arch x86_64 --jobs $(JOBS) --debug || true; \
 		kunit/run --kernel $$k --arch x86_64 --jobs $(JOBS) --canary || rc=1; \
 		kunit/mutate --kernel $$k --arch x86_64 --jobs $(JOBS) || rc=1; \
 	done; \
-	$(SUMMARY) $(CELLS) $(INT_CELLS) $(DEBUG_CELLS) || rc=1; \
+	$(SUMMARY) $(CELLS) $(INT_CELLS) $(if $(FULL),$(FULL_DEBUG_CELLS),$(DEBUG_CELLS)) || rc=1; \
 	exit $$rc
+
+check-full:
+	@$(MAKE) --no-print-directory check FULL=1
 
 bench: setup
 	@$(SYNC) -q

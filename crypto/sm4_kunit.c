@@ -308,6 +308,7 @@ struct sm4_impl {
 	bool (*cpu_ok)(void);	/* NULL: runs on any CPU */
 	const char *cpu_needs;
 	bool removed;		/* the template left the kernel */
+	const char *absent;	/* why this kernel has no such driver, or NULL */
 	bool other_arch;	/* a driver of another architecture: no row */
 };
 
@@ -349,17 +350,37 @@ static bool sm4_arm64_ce_gcm(void) { return false; }
 static bool sm4_arm64_neon(void) { return false; }
 #endif
 
-#define SM4_GENERIC(a, drv, k, sym)						\
+#define SM4_GENERIC(a, drv, k, CONFIG_sym)					\
 	{ .alg = a, .driver = drv, .kind = k,					\
-	  .built = IS_ENABLED(CONFIG_##sym), .config = "CONFIG_" #sym }
-#define SM4_ARCH(a, drv, r, k, arch, sym, cpu, needs)				\
+	  .built = IS_ENABLED(CONFIG_sym), .config = #CONFIG_sym }
+#define SM4_ARCH(a, drv, r, k, CONFIG_arch, CONFIG_sym, cpu, needs)		\
 	{ .alg = a, .driver = drv, .ref = r, .kind = k,				\
-	  .built = IS_ENABLED(CONFIG_##sym), .config = "CONFIG_" #sym,		\
-	  .cpu_ok = cpu, .cpu_needs = needs, .other_arch = !IS_ENABLED(CONFIG_##arch) }
+	  .built = IS_ENABLED(CONFIG_sym), .config = #CONFIG_sym,		\
+	  .cpu_ok = cpu, .cpu_needs = needs, .other_arch = !IS_ENABLED(CONFIG_arch) }
 
-#define SM4_REMOVED(a, drv, sym)						\
+/*
+ * A driver that came later than a base kernel of the project: absent
+ * there, where its row skips and says so.
+ */
+#define SM4_ARCH_SINCE(a, drv, r, k, CONFIG_arch, CONFIG_sym, cpu, needs, since)	\
+	{ .alg = a, .driver = drv, .ref = r, .kind = k,				\
+	  .built = IS_ENABLED(CONFIG_sym), .config = #CONFIG_sym,		\
+	  .cpu_ok = cpu, .cpu_needs = needs, .other_arch = !IS_ENABLED(CONFIG_arch),	\
+	  .absent = since }
+
+/*
+ * The arm64 CE XTS, CCM and GCM drivers came in v6.2, with the header
+ * their glue shares; 6.1 has neither.
+ */
+#if __has_include("../arch/arm64/crypto/sm4-ce.h")
+#define SM4_ARM64_CE_V6_2	NULL
+#else
+#define SM4_ARM64_CE_V6_2	"added in v6.2"
+#endif
+
+#define SM4_REMOVED(a, drv, CONFIG_sym)						\
 	{ .alg = a, .driver = drv, .kind = SM4_SKCIPHER,			\
-	  .built = IS_ENABLED(CONFIG_##sym), .config = "CONFIG_" #sym,		\
+	  .built = IS_ENABLED(CONFIG_sym), .config = #CONFIG_sym,		\
 	  .removed = true }
 
 #define GCM_GENERIC "gcm_base(ctr(sm4-generic),ghash-generic)"
@@ -369,55 +390,57 @@ static bool sm4_arm64_neon(void) { return false; }
 #define ARM64_SM4 "the ARMv8.2 SM4 extension"
 
 static const struct sm4_impl sm4_impls[] = {
-	SM4_GENERIC("sm4", "sm4-generic", SM4_CIPHER, CRYPTO_SM4_GENERIC),
-	SM4_ARCH("sm4", "sm4-ce", "sm4-generic", SM4_CIPHER, ARM64,
-		 CRYPTO_SM4_ARM64_CE, sm4_arm64_ce, ARM64_SM4),
+	SM4_GENERIC("sm4", "sm4-generic", SM4_CIPHER, CONFIG_CRYPTO_SM4_GENERIC),
+	SM4_ARCH("sm4", "sm4-ce", "sm4-generic", SM4_CIPHER, CONFIG_ARM64,
+		 CONFIG_CRYPTO_SM4_ARM64_CE, sm4_arm64_ce, ARM64_SM4),
 
-	SM4_GENERIC("ecb(sm4)", "ecb(sm4-generic)", SM4_SKCIPHER, CRYPTO_ECB),
-	SM4_ARCH("ecb(sm4)", "ecb-sm4-aesni-avx", "ecb(sm4-generic)", SM4_SKCIPHER, X86_64,
-		 CRYPTO_SM4_AESNI_AVX_X86_64, sm4_x86_avx, X86_AVX),
-	SM4_ARCH("ecb(sm4)", "ecb-sm4-aesni-avx2", "ecb(sm4-generic)", SM4_SKCIPHER, X86_64,
-		 CRYPTO_SM4_AESNI_AVX2_X86_64, sm4_x86_avx2, X86_AVX2),
-	SM4_ARCH("ecb(sm4)", "ecb-sm4-ce", "ecb(sm4-generic)", SM4_SKCIPHER, ARM64,
-		 CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
-	SM4_ARCH("ecb(sm4)", "ecb-sm4-neon", "ecb(sm4-generic)", SM4_SKCIPHER, ARM64,
-		 CRYPTO_SM4_ARM64_NEON_BLK, sm4_arm64_neon, "NEON"),
+	SM4_GENERIC("ecb(sm4)", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_CRYPTO_ECB),
+	SM4_ARCH("ecb(sm4)", "ecb-sm4-aesni-avx", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
+		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, sm4_x86_avx, X86_AVX),
+	SM4_ARCH("ecb(sm4)", "ecb-sm4-aesni-avx2", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
+		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, sm4_x86_avx2, X86_AVX2),
+	SM4_ARCH("ecb(sm4)", "ecb-sm4-ce", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
+		 CONFIG_CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
+	SM4_ARCH("ecb(sm4)", "ecb-sm4-neon", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
+		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, sm4_arm64_neon, "NEON"),
 
-	SM4_GENERIC("cbc(sm4)", "cbc(sm4-generic)", SM4_SKCIPHER, CRYPTO_CBC),
-	SM4_ARCH("cbc(sm4)", "cbc-sm4-aesni-avx", "cbc(sm4-generic)", SM4_SKCIPHER, X86_64,
-		 CRYPTO_SM4_AESNI_AVX_X86_64, sm4_x86_avx, X86_AVX),
-	SM4_ARCH("cbc(sm4)", "cbc-sm4-aesni-avx2", "cbc(sm4-generic)", SM4_SKCIPHER, X86_64,
-		 CRYPTO_SM4_AESNI_AVX2_X86_64, sm4_x86_avx2, X86_AVX2),
-	SM4_ARCH("cbc(sm4)", "cbc-sm4-ce", "cbc(sm4-generic)", SM4_SKCIPHER, ARM64,
-		 CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
-	SM4_ARCH("cbc(sm4)", "cbc-sm4-neon", "cbc(sm4-generic)", SM4_SKCIPHER, ARM64,
-		 CRYPTO_SM4_ARM64_NEON_BLK, sm4_arm64_neon, "NEON"),
+	SM4_GENERIC("cbc(sm4)", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_CRYPTO_CBC),
+	SM4_ARCH("cbc(sm4)", "cbc-sm4-aesni-avx", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
+		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, sm4_x86_avx, X86_AVX),
+	SM4_ARCH("cbc(sm4)", "cbc-sm4-aesni-avx2", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
+		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, sm4_x86_avx2, X86_AVX2),
+	SM4_ARCH("cbc(sm4)", "cbc-sm4-ce", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
+		 CONFIG_CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
+	SM4_ARCH("cbc(sm4)", "cbc-sm4-neon", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
+		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, sm4_arm64_neon, "NEON"),
 
 	/* The OFB and CFB templates left the kernel: where so, these skip. */
-	SM4_REMOVED("ofb(sm4)", "ofb(sm4-generic)", CRYPTO_OFB),
-	SM4_REMOVED("cfb(sm4)", "cfb(sm4-generic)", CRYPTO_CFB),
+	SM4_REMOVED("ofb(sm4)", "ofb(sm4-generic)", CONFIG_CRYPTO_OFB),
+	SM4_REMOVED("cfb(sm4)", "cfb(sm4-generic)", CONFIG_CRYPTO_CFB),
 
-	SM4_GENERIC("ctr(sm4)", "ctr(sm4-generic)", SM4_SKCIPHER, CRYPTO_CTR),
-	SM4_ARCH("ctr(sm4)", "ctr-sm4-aesni-avx", "ctr(sm4-generic)", SM4_SKCIPHER, X86_64,
-		 CRYPTO_SM4_AESNI_AVX_X86_64, sm4_x86_avx, X86_AVX),
-	SM4_ARCH("ctr(sm4)", "ctr-sm4-aesni-avx2", "ctr(sm4-generic)", SM4_SKCIPHER, X86_64,
-		 CRYPTO_SM4_AESNI_AVX2_X86_64, sm4_x86_avx2, X86_AVX2),
-	SM4_ARCH("ctr(sm4)", "ctr-sm4-ce", "ctr(sm4-generic)", SM4_SKCIPHER, ARM64,
-		 CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
-	SM4_ARCH("ctr(sm4)", "ctr-sm4-neon", "ctr(sm4-generic)", SM4_SKCIPHER, ARM64,
-		 CRYPTO_SM4_ARM64_NEON_BLK, sm4_arm64_neon, "NEON"),
+	SM4_GENERIC("ctr(sm4)", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_CRYPTO_CTR),
+	SM4_ARCH("ctr(sm4)", "ctr-sm4-aesni-avx", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
+		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, sm4_x86_avx, X86_AVX),
+	SM4_ARCH("ctr(sm4)", "ctr-sm4-aesni-avx2", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
+		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, sm4_x86_avx2, X86_AVX2),
+	SM4_ARCH("ctr(sm4)", "ctr-sm4-ce", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
+		 CONFIG_CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
+	SM4_ARCH("ctr(sm4)", "ctr-sm4-neon", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
+		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, sm4_arm64_neon, "NEON"),
 
-	SM4_GENERIC("xts(sm4)", "xts(ecb(sm4-generic))", SM4_SKCIPHER, CRYPTO_XTS),
-	SM4_ARCH("xts(sm4)", "xts-sm4-ce", "xts(ecb(sm4-generic))", SM4_SKCIPHER, ARM64,
-		 CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
+	SM4_GENERIC("xts(sm4)", "xts(ecb(sm4-generic))", SM4_SKCIPHER, CONFIG_CRYPTO_XTS),
+	SM4_ARCH_SINCE("xts(sm4)", "xts-sm4-ce", "xts(ecb(sm4-generic))", SM4_SKCIPHER,
+		       CONFIG_ARM64, CONFIG_CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4,
+		       SM4_ARM64_CE_V6_2),
 
-	SM4_GENERIC("gcm(sm4)", GCM_GENERIC, SM4_AEAD, CRYPTO_GCM),
-	SM4_ARCH("gcm(sm4)", "gcm-sm4-ce", GCM_GENERIC, SM4_AEAD, ARM64,
-		 CRYPTO_SM4_ARM64_CE_GCM, sm4_arm64_ce_gcm, "the ARMv8.2 SM4 and PMULL extensions"),
+	SM4_GENERIC("gcm(sm4)", GCM_GENERIC, SM4_AEAD, CONFIG_CRYPTO_GCM),
+	SM4_ARCH_SINCE("gcm(sm4)", "gcm-sm4-ce", GCM_GENERIC, SM4_AEAD, CONFIG_ARM64,
+		       CONFIG_CRYPTO_SM4_ARM64_CE_GCM, sm4_arm64_ce_gcm,
+		       "the ARMv8.2 SM4 and PMULL extensions", SM4_ARM64_CE_V6_2),
 
-	SM4_GENERIC("ccm(sm4)", CCM_GENERIC, SM4_AEAD, CRYPTO_CCM),
-	SM4_ARCH("ccm(sm4)", "ccm-sm4-ce", CCM_GENERIC, SM4_AEAD, ARM64,
-		 CRYPTO_SM4_ARM64_CE_CCM, sm4_arm64_ce, ARM64_SM4),
+	SM4_GENERIC("ccm(sm4)", CCM_GENERIC, SM4_AEAD, CONFIG_CRYPTO_CCM),
+	SM4_ARCH_SINCE("ccm(sm4)", "ccm-sm4-ce", CCM_GENERIC, SM4_AEAD, CONFIG_ARM64,
+		       CONFIG_CRYPTO_SM4_ARM64_CE_CCM, sm4_arm64_ce, ARM64_SM4, SM4_ARM64_CE_V6_2),
 };
 
 /* Rows of sm4_impls that a case runs on: its parameter generators. */
@@ -536,6 +559,8 @@ static struct sm4_tfm *sm4_alloc_impl(struct kunit *test, const struct sm4_impl 
 	struct sm4_tfm *t;
 	int err;
 
+	if (impl->absent)
+		kunit_skip(test, "this kernel has no %s (%s)", impl->driver, impl->absent);
 	if (!impl->built && impl->removed)
 		kunit_skip(test, "this kernel has no %.3s template (removed upstream)", impl->alg);
 	if (!impl->built)

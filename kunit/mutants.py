@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Kept reverts of the seed fixes: each must make its suites fail.
 
-A mutant is a -p1 patch under kunit/mutants/ with a header:
+A mutant is a -p1 patch under kunit/mutants/<kernel>/ (each base kernel
+has its own, since the code they revert differs) with a header:
 
   Mutant: what it breaks
   Seed: the seed document whose fix it undoes
@@ -78,9 +79,14 @@ def parse(path: str) -> Mutant:
 		      fields.get('Boot', ''), fields.get('Flavour', ''))
 
 
-def find(names: Optional[List[str]] = None) -> List[Mutant]:
-	all_mutants = sorted(os.path.join(MUTANTS, f) for f in os.listdir(MUTANTS)
-			     if f.endswith('.patch'))
+def mutants_dir(k: common.Kernel) -> str:
+	return os.path.join(MUTANTS, k.version)
+
+
+def find(k: common.Kernel, names: Optional[List[str]] = None) -> List[Mutant]:
+	where = mutants_dir(k)
+	all_mutants = sorted(os.path.join(where, f) for f in os.listdir(where)
+			     if f.endswith('.patch')) if os.path.isdir(where) else []
 	found = [parse(p) for p in all_mutants]
 	if names:
 		known = {m.name: m for m in found}

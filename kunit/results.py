@@ -45,7 +45,7 @@ class Cell:
 	failures: List[str] = field(default_factory=list)	# failed case names
 	problems: List[str] = field(default_factory=list)	# cell-level failures
 	missing: List[str] = field(default_factory=list)	# expected, not reported
-	skips: List[Tuple[str, str]] = field(default_factory=list)	# (case, reason)
+	skips: List[Tuple[Tuple[str, ...], str]] = field(default_factory=list)	# (path, reason)
 	rows: Dict[str, Dict[str, List[str]]] = field(default_factory=dict)	# case: verdict: rows
 
 	def total(self) -> Counts:
@@ -64,8 +64,9 @@ def _leaves(group: dict, prefix: str) -> Iterable[Tuple[str, str]]:
 
 
 _TIME = re.compile(r'^\[[\s\d.]+\] ?')
-_SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
-_SKIP = re.compile(r'^(\s*)(?:not )?ok \d+ (.*?)(?: # SKIP\s*(.*))?$')
+# A KTAP subtest header and a result line (indent, name[, SKIP reason]).
+SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
+RESULT_LINE = re.compile(r'^(\s*)(?:not )?ok \d+ (.*?)(?: # SKIP\s*(.*))?$')
 
 
 # A kernel report in the log fails its cell even when every case passed.
@@ -81,7 +82,7 @@ def reports(log: str) -> List[Tuple[str, str]]:
 	suite, out = '(boot)', []
 	for raw in log.splitlines():
 		line = _TIME.sub('', raw)
-		m = _SUBTEST.match(line)
+		m = SUBTEST.match(line)
 		if m and len(m.group(1)) <= 4:
 			suite = m.group(2).strip()
 			continue
@@ -90,27 +91,29 @@ def reports(log: str) -> List[Tuple[str, str]]:
 	return out
 
 
-def skipped(log: str) -> List[Tuple[str, str]]:
-	"""(suite.case[.param], reason) of every skip in a KTAP log."""
+def skipped(log: str) -> List[Tuple[Tuple[str, ...], str]]:
+	"""((suite, case[, param]), reason) of every skip in a KTAP log that
+	gives a reason: a case or suite whose every row or case skipped is
+	reported as skipped with none, and its rows say why."""
 	stack: List[Tuple[int, str]] = []
 	out = []
 	for raw in log.splitlines():
 		line = _TIME.sub('', raw)
-		m = _SUBTEST.match(line)
+		m = SUBTEST.match(line)
 		if m:
 			depth = len(m.group(1))
 			while stack and stack[-1][0] >= depth:
 				stack.pop()
 			stack.append((depth, m.group(2).strip()))
 			continue
-		m = _SKIP.match(line)
+		m = RESULT_LINE.match(line)
 		if not m:
 			continue
 		depth = len(m.group(1))
 		while stack and stack[-1][0] > depth:
 			stack.pop()
-		if m.group(3) is not None:
-			out.append(('.'.join([n for _, n in stack] + [m.group(2)]), m.group(3)))
+		if m.group(3):
+			out.append((tuple([n for _, n in stack] + [m.group(2)]), m.group(3)))
 	return out
 
 
@@ -141,7 +144,7 @@ def judge(name: str, result: Optional[dict], status: Optional[dict],
 	cell.skips = skipped(log)
 	if status.get('no_skips'):
 		for case, reason in cell.skips:
-			cell.problems.append(f"{case} skipped in boot {status.get('boot')}, "
+			cell.problems.append(f"{'.'.join(case)} skipped in boot {status.get('boot')}, "
 					     f"which is there to run it: {reason}")
 	for suite, line in reports(log):
 		cell.problems.append(f'kernel report in {suite}: {line}')
@@ -161,7 +164,8 @@ def judge(name: str, result: Optional[dict], status: Optional[dict],
 	return cell
 
 
-def load(results_dir: str, name: str) -> Cell:
+def read_files(results_dir: str, name: str) -> Tuple[Optional[dict], Optional[dict], str]:
+	"""A cell's kunit.py JSON, status and console log; None or '' when missing."""
 	def read(path: str) -> Optional[dict]:
 		try:
 			with open(path, encoding='utf-8') as f:
@@ -176,33 +180,72 @@ def load(results_dir: str, name: str) -> Cell:
 				log = f.read()
 		except FileNotFoundError:
 			pass
-	return judge(name, read(os.path.join(results_dir, name + '.json')), status, log)
+	return read(os.path.join(results_dir, name + '.json')), status, log
+
+
+def load(results_dir: str, name: str) -> Cell:
+	result, status, log = read_files(results_dir, name)
+	return judge(name, result, status, log)
+
+
+_KERNEL = re.compile(r'^(\d+\.\d+)-(.+)$')
+
+
+def split_cell(name: str) -> Tuple[str, str]:
+	"""(kernel, run) of a cell name: 6.1-arm64-mono-suspend gives
+	('6.1', 'arm64-mono-suspend'); a name without a kernel, ('', name)."""
+	m = _KERNEL.match(name)
+	return (m.group(1), m.group(2)) if m else ('', name)
+
+
+def _version_key(kernel: str) -> Tuple[int, ...]:
+	return tuple(int(x) for x in kernel.split('.')) if kernel else ()
 
 
 def table(cells: List[Cell]) -> List[str]:
-	"""The suite x cell table (passed/failed/skipped), problems, closing line."""
-	suites: List[str] = []
+	"""The kernel x suite by run table (passed/failed/skipped), problems,
+	closing line. Each base kernel has its rows; a column is one run (arch,
+	boot, leg) of every kernel that has it."""
+	runs: List[str] = []
+	kernels: List[str] = []
+	by_name: Dict[Tuple[str, str], Cell] = {}
 	for c in cells:
-		suites.extend(s for s in list(c.suites) + c.missing if s not in suites)
-	suites.sort()
-	head = ['suite'] + [c.name for c in cells]
+		kernel, run = split_cell(c.name)
+		by_name[(kernel, run)] = c
+		if run not in runs:
+			runs.append(run)
+		if kernel not in kernels:
+			kernels.append(kernel)
+	kernels.sort(key=_version_key)
+	head = ['kernel', 'suite'] + runs
 	rows = [head]
-	for s in suites:
-		row = [s]
-		for c in cells:
-			if s in c.suites:
-				row.append(str(c.suites[s]))
-			elif s in c.missing:
-				row.append('MISSING')
-			else:
-				row.append('-')
-		rows.append(row)
-	rows.append(['total'] + [str(c.total()) for c in cells])
+	for kernel in kernels:
+		mine = [c for (k, _), c in by_name.items() if k == kernel]
+		suites: List[str] = []
+		for c in mine:
+			suites.extend(s for s in list(c.suites) + c.missing if s not in suites)
+		for s in sorted(suites):
+			row = [kernel, s]
+			for run in runs:
+				c = by_name.get((kernel, run))
+				if c is None:
+					row.append('')
+				elif s in c.suites:
+					row.append(str(c.suites[s]))
+				elif s in c.missing:
+					row.append('MISSING')
+				else:
+					row.append('-')
+			rows.append(row)
+		rows.append([kernel, 'total'] + [str(by_name[(kernel, r)].total())
+						 if (kernel, r) in by_name else '' for r in runs])
 	widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-	lines = ['  '.join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows]
-	lines.insert(1, '  '.join('-' * w for w in widths))
-	lines.insert(len(lines) - 1, lines[1])
-	lines.append('(cells: passed/failed/skipped cases; MISSING: an enabled suite did not report)')
+	rule = '  '.join('-' * w for w in widths)
+	lines = [rule if r is None else '  '.join(v.ljust(w) for v, w in zip(r, widths)).rstrip()
+		 for r in [rows[0], None] + [x for row in rows[1:]
+					     for x in ([row, None] if row[1] == 'total' else [row])]]
+	lines.append('(passed/failed/skipped cases; MISSING: an enabled suite did not report; '
+		     'empty: no such run)')
 	total = Counts()
 	for c in cells:
 		total += c.total()
@@ -223,8 +266,7 @@ def table(cells: List[Cell]) -> List[str]:
 def skip_lines(c: Cell) -> List[str]:
 	"""One line per skipped row and reason, naming the cases it skipped in."""
 	rows: Dict[Tuple[str, str, str], List[str]] = {}
-	for case, reason in c.skips:
-		parts = case.split('.')
+	for parts, reason in c.skips:
 		key = (parts[0], parts[-1], reason)
 		where = '.'.join(parts[1:-1]) or parts[0]
 		if where not in rows.setdefault(key, []):

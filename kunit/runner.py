@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 import common
+import export
 import overlay
 import results
 
@@ -27,6 +28,7 @@ SUITES = os.path.join(common.REPO, 'kunit', 'suites')
 BOOTS = os.path.join(common.REPO, 'kunit', 'boots')
 KUNITCONFIG = os.path.join(common.REPO, '.kunitconfig')
 INTEGRATION = 'integration'
+EXPORTS = export.SUFFIXES
 
 
 # The debug leg: its own build dir, with kunit/configs/debug.config on top
@@ -42,11 +44,13 @@ CANARY_SUITE = 'debug_canary'
 CANARY_ARG = 'debug_canary_kunit.oob=1'
 
 
-def kunitconfigs(a: common.Arch, flavour: str = '') -> List[str]:
-	"""The kunitconfig files of an arch: the repo's, its fragment, then the
-	debug leg's, or the integration leg's (in the normal build, so that the
-	leg boots the kernel that make test built, and in the mutants')."""
-	fragments = [a.name] + ([DEBUG] if flavour == DEBUG else [INTEGRATION])
+def kunitconfigs(k: common.Kernel, a: common.Arch, flavour: str = '') -> List[str]:
+	"""The kunitconfig files of a cell: the repo's; the fragments of its
+	kernel (options only one base has), arch, and kernel-arch; then the
+	debug leg's, or the integration leg's (in the normal build, so that
+	the leg boots the kernel that make test built, and in the mutants')."""
+	fragments = [k.version, a.name, f'{k.version}-{a.name}']
+	fragments.append(DEBUG if flavour == DEBUG else INTEGRATION)
 	paths = [os.path.join(CONFIGS, f'{name}.config') for name in fragments]
 	return [KUNITCONFIG] + [p for p in paths if os.path.exists(p)]
 
@@ -135,7 +139,7 @@ def kunit_args(k: common.Kernel, a: common.Arch, build: str, json_path: Optional
 	"""The kunit.py run command line, relative to the tree."""
 	cc = a.cross_compile + 'gcc'
 	args = ['./tools/testing/kunit/kunit.py', 'run',
-		*(f'--kunitconfig={p}' for p in kunitconfigs(a, flavour)),
+		*(f'--kunitconfig={p}' for p in kunitconfigs(k, a, flavour)),
 		f'--arch={a.name}',
 		f'--build_dir={build}',
 		f'--jobs={jobs}',
@@ -147,6 +151,9 @@ def kunit_args(k: common.Kernel, a: common.Arch, build: str, json_path: Optional
 	args.extend(f'--qemu_args={q}' for q in a.qemu_args)
 	if json_path:
 		args.append(f'--json={json_path}')
+	# Console timestamps, from which the JUnit and KCIDB files take
+	# each case's duration.
+	args.append('--kernel_args=printk.time=1')
 	if flavour == DEBUG:
 		args.extend(f'--kernel_args={x}' for x in DEBUG_KERNEL_ARGS)
 	return args + extra
@@ -180,12 +187,12 @@ def run_name(k: common.Kernel, a: common.Arch, flavour: str = '',
 
 
 def result_paths(name: str) -> Tuple[str, str, str]:
-	"""results/<name>.json, .status.json and .log, none of them left from
-	an earlier run."""
+	"""results/<name>.json, .status.json and .log, none of them (nor the
+	exports) left from an earlier run."""
 	out = common.results_dir()
 	os.makedirs(out, exist_ok=True)
 	paths = tuple(os.path.join(out, name + x) for x in ('.json', '.status.json', '.log'))
-	for stale in paths:
+	for stale in paths + tuple(os.path.join(out, name + x) for x in EXPORTS):
 		if os.path.exists(stale):
 			os.unlink(stale)
 	return paths
@@ -217,7 +224,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 		'kernel': k.version,
 		'arch': a.name,
 		'rc': rc,
-		'expected_suites': filter_suites(expected_suites(kunitconfigs(a, flavour),
+		'expected_suites': filter_suites(expected_suites(kunitconfigs(k, a, flavour),
 								  suite_table()), extra),
 		'log': log_path,
 		'filter': ' '.join(extra),
@@ -227,7 +234,14 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	}
 	with open(status_path, 'w', encoding='utf-8') as f:
 		json.dump(status, f, indent=1)
+	write_exports(k, name)
 	return rc
+
+
+def write_exports(k: common.Kernel, name: str) -> None:
+	"""The cell's JUnit XML and KCIDB JSON beside its results."""
+	version = common.package_version(k.package)
+	export.write(common.results_dir(), name, f'{k.package} {version}' if version else k.package)
 
 
 def canary_caught(cell: results.Cell) -> Optional[str]:

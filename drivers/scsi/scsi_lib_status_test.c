@@ -18,6 +18,11 @@
 #include <scsi/scsi_proto.h>
 #include <scsi/scsi_status.h>
 
+/* v6.5 renamed BLK_STS_NEXUS, the status of a reservation conflict. */
+#ifndef BLK_STS_RESV_CONFLICT
+#define BLK_STS_RESV_CONFLICT BLK_STS_NEXUS
+#endif
+
 /* A result word from its bytes. */
 #define RES(host, ml, status) (((host) << 16) | ((ml) << 8) | (status))
 
@@ -101,8 +106,11 @@ static const struct scsi_status_case scsi_ml_byte_cases[] = {
 	  BLK_STS_TARGET },
 	{ "TGT_FAILURE over MARGINAL", RES(DID_TRANSPORT_MARGINAL, SCSIML_STAT_TGT_FAILURE,
 	  SAM_STAT_GOOD), BLK_STS_TARGET },
+#ifdef BLK_STS_DURATION_LIMIT
+	/* command duration limits came with v6.5 */
 	{ "DL_TIMEOUT",		RES(DID_OK, SCSIML_STAT_DL_TIMEOUT, SAM_STAT_GOOD),
 	  BLK_STS_DURATION_LIMIT },
+#endif
 	/* an unknown scsi-ml byte leaves the answer to the host byte */
 	{ "unknown 0x06, DID_OK", RES(DID_OK, 0x06, SAM_STAT_GOOD),	BLK_STS_OK },
 	{ "unknown 0xff, FAILFAST", RES(DID_TRANSPORT_FAILFAST, 0xff, SAM_STAT_GOOD),
@@ -164,11 +172,23 @@ SCSI_STATUS_TABLE_TEST(scsi_sam_status)
 SCSI_STATUS_TABLE_TEST(scsi_ml_byte)
 SCSI_STATUS_TABLE_TEST(scsi_good_edge)
 
+/* The statuses scsi_result_to_blk_status() may return. */
+static const blk_status_t scsi_known_statuses[] = {
+	BLK_STS_OK, BLK_STS_IOERR, BLK_STS_TRANSPORT, BLK_STS_RESV_CONFLICT,
+	BLK_STS_NOSPC, BLK_STS_MEDIUM, BLK_STS_TARGET,
+#ifdef BLK_STS_DURATION_LIMIT
+	BLK_STS_DURATION_LIMIT,
+#endif
+};
+
 static bool scsi_known_blk_status(blk_status_t sts)
 {
-	return sts == BLK_STS_OK || sts == BLK_STS_IOERR || sts == BLK_STS_TRANSPORT ||
-	       sts == BLK_STS_RESV_CONFLICT || sts == BLK_STS_NOSPC || sts == BLK_STS_MEDIUM ||
-	       sts == BLK_STS_TARGET || sts == BLK_STS_DURATION_LIMIT;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(scsi_known_statuses); i++)
+		if (sts == scsi_known_statuses[i])
+			return true;
+	return false;
 }
 
 /* Every host byte with every status, then every scsi-ml byte: known values only. */

@@ -101,7 +101,11 @@ int main(void)
 	span = b.boot - a.boot;
 	ktap_diag("suspend: %s; BOOTTIME advanced %.3f s, MONOTONIC %.3f s, REALTIME %.3f s",
 		  err ? strerror(err) : "ok", span, b.mono - a.mono, b.real - a.real);
-	if (!ktap_ok(!err && span >= 2.0, "suspended to RAM until the RTC alarm")) {
+	/*
+	 * The alarm is 3 s away in whole RTC seconds, and the kernel takes the
+	 * time slept from the RTC too: BOOTTIME may show as little as 1.x s.
+	 */
+	if (!ktap_ok(!err && span >= 1.0, "suspended to RAM until the RTC alarm")) {
 		ktap_skip_rest("no suspend");
 		return ktap_end();
 	}

@@ -74,12 +74,12 @@ class Guest(unittest.TestCase):
 		self.assertFalse(any(x.startswith('kunit_shutdown') for x in args))
 
 	def test_integration_config_is_in_the_normal_build_not_the_debug_one(self):
-		a = common.arch('x86_64')
+		k, a = common.kernel('6.12'), common.arch('x86_64')
 		cfg = os.path.join(runner.CONFIGS, 'integration.config')
 		for flavour in ('', 'mutants'):
 			with self.subTest(flavour=flavour):
-				self.assertIn(cfg, runner.kunitconfigs(a, flavour))
-		self.assertNotIn(cfg, runner.kunitconfigs(a, runner.DEBUG))
+				self.assertIn(cfg, runner.kunitconfigs(k, a, flavour))
+		self.assertNotIn(cfg, runner.kunitconfigs(k, a, runner.DEBUG))
 		self.assertIn('BLK_DEV_INITRD', runner.enabled_symbols([cfg]))
 
 	def test_initramfs_key_follows_every_source_and_the_arch(self):

@@ -94,17 +94,26 @@ LOG = """\
 class Skips(unittest.TestCase):
 	def test_reasons_with_their_full_names(self):
 		self.assertEqual(results.skipped(LOG), [
-			('sm4_drivers.sm4_kat_test.ofb(sm4) ofb(sm4-generic)', 'no ofb template'),
-			('sm4_drivers.sm4_bad_key_test', 'no key'),
-			('time_test_cases.time64_to_tm_test_date_range', 'slow'),
+			(('sm4_drivers', 'sm4_kat_test', 'ofb(sm4) ofb(sm4-generic)'), 'no ofb template'),
+			(('sm4_drivers', 'sm4_bad_key_test'), 'no key'),
+			(('time_test_cases', 'time64_to_tm_test_date_range'), 'slow'),
 		])
 
 	def test_plain_ok_lines_are_not_skips(self):
 		self.assertEqual(results.skipped('ok 1 a\n    ok 2 b # TODO x\n'), [])
 
 	def test_same_row_in_two_cases_is_one_line(self):
-		cell = results.Cell('c', skips=[('s.kat.ofb', 'gone'), ('s.bad_key.ofb', 'gone')])
+		cell = results.Cell('c', skips=[(('s', 'kat', 'ofb'), 'gone'),
+						(('s', 'bad_key', 'ofb'), 'gone')])
 		self.assertEqual(results.skip_lines(cell), ['skipped c: s: ofb: gone (kat, bad_key)'])
+
+	def test_row_names_with_dots_and_aggregate_skips(self):
+		log = ('    # Subtest: crypto_cfb\n        # Subtest: cfb_nist_test\n'
+		       '        ok 1 F.3.13/F.3.14 CFB128-AES128 # SKIP no cfb\n'
+		       '    ok 1 cfb_nist_test # SKIP\nok 1 crypto_cfb # SKIP\n')
+		cell = results.Cell('c', skips=results.skipped(log))
+		self.assertEqual(results.skip_lines(cell), [
+			'skipped c: crypto_cfb: F.3.13/F.3.14 CFB128-AES128: no cfb (cfb_nist_test)'])
 
 
 class Reports(unittest.TestCase):
@@ -161,16 +170,32 @@ class Table(unittest.TestCase):
 		b = results.judge('6.12-arm64', None, STATUS)
 		lines = results.table([a, b])
 		self.assertEqual(lines[-1], 'kunit: 3 passed, 3 failed, 1 skipped')
-		self.assertTrue(lines[0].startswith('suite'))
-		self.assertIn('6.12-arm64', lines[0])
+		self.assertEqual(lines[0].split(), ['kernel', 'suite', 'x86_64', 'arm64'])
 		self.assertIn('FAILED  6.12-x86_64: sm4.ecb.neon', lines)
 		self.assertTrue(any(line.startswith('FAILED  6.12-arm64: no results') for line in lines))
 
 	def test_missing_suite_shows_in_its_cell(self):
 		status = dict(STATUS, rc=0, expected_suites=['apparmor_net'])
 		lines = results.table([results.judge('6.12-x86_64', RESULT, status)])
-		row = next(line for line in lines if line.startswith('apparmor_net'))
-		self.assertIn('MISSING', row)
+		row = next(line for line in lines if line.split()[1] == 'apparmor_net')
+		self.assertEqual(row.split(), ['6.12', 'apparmor_net', 'MISSING'])
+
+	def test_each_kernel_has_its_rows_and_runs_are_columns(self):
+		cells = [results.judge(n, RESULT, dict(STATUS, rc=0))
+			 for n in ('6.12-x86_64', '6.1-x86_64', '6.1-arm64-mono-suspend')]
+		lines = results.table(cells)
+		self.assertEqual(lines[0].split(), ['kernel', 'suite', 'x86_64', 'arm64-mono-suspend'])
+		kernels = [line.split()[0] for line in lines[2:] if line.split()[1:2] == ['total']]
+		self.assertEqual(kernels, ['6.1', '6.12'])
+		total = next(line for line in lines if line.startswith('6.12') and 'total' in line)
+		self.assertEqual(total.split(), ['6.12', 'total', '3/2/1'])
+		self.assertEqual(lines[-1], 'kunit: 9 passed, 6 failed, 3 skipped')
+
+	def test_cell_names_split_into_kernel_and_run(self):
+		self.assertEqual(results.split_cell('6.1-arm64-integration-mono-suspend'),
+				 ('6.1', 'arm64-integration-mono-suspend'))
+		self.assertEqual(results.split_cell('6.12-x86_64'), ('6.12', 'x86_64'))
+		self.assertEqual(results.split_cell('c'), ('', 'c'))
 
 
 if __name__ == '__main__':

@@ -28,7 +28,8 @@ class Arguments(unittest.TestCase):
 		self.assertIn('--make_options=CC=ccache aarch64-linux-gnu-gcc', args)
 		self.assertIn('--jobs=3', args)
 		self.assertIn('--json=/r.json', args)
-		self.assertFalse(any(x.startswith('--qemu_args') for x in args))
+		# 6.1's kunit.py boots a Cortex-A57: no SM4 extension
+		self.assertIn('--qemu_args=-cpu max,pauth-impdef=on', args)
 
 	def test_x86_64_boots_with_cpu_max(self):
 		args = runner.kunit_args(common.kernel('6.12'), common.arch('x86_64'), '/b', None, 2, 60, [])
@@ -62,11 +63,11 @@ class Debug(unittest.TestCase):
 
 	def test_only_the_debug_leg_expects_the_canary(self):
 		table = runner.suite_table()
-		a = common.arch('arm64')
+		k, a = common.kernel('6.12'), common.arch('arm64')
 		self.assertIn(runner.CANARY_SUITE,
-			      runner.expected_suites(runner.kunitconfigs(a, runner.DEBUG), table))
+			      runner.expected_suites(runner.kunitconfigs(k, a, runner.DEBUG), table))
 		self.assertNotIn(runner.CANARY_SUITE,
-				 runner.expected_suites(runner.kunitconfigs(a), table))
+				 runner.expected_suites(runner.kunitconfigs(k, a), table))
 
 	def test_canary_is_caught_only_by_a_kasan_report_in_its_suite(self):
 		def cell(*problems):
@@ -81,30 +82,45 @@ class Debug(unittest.TestCase):
 			cell('kernel report in debug_canary: WARNING: CPU: 0 PID: 1 at x')))
 
 
+def cells():
+	return [(k, a) for k in common.KERNELS.values() for a in common.ARCHES.values()]
+
+
 class Configs(unittest.TestCase):
 	def test_every_enabled_test_symbol_names_its_suites(self):
 		table = runner.suite_table()
-		for a in common.ARCHES.values():
-			for sym in runner.enabled_symbols(runner.kunitconfigs(a, runner.DEBUG)):
+		for k, a in cells():
+			for sym in runner.enabled_symbols(runner.kunitconfigs(k, a, runner.DEBUG)):
 				if re.search(r'(KUNIT_TEST|_TEST)$', sym):
-					with self.subTest(arch=a.name, symbol=sym):
+					with self.subTest(cell=common.cell(k, a), symbol=sym):
 						self.assertIn(sym, table, 'add it to kunit/suites')
 
 	def test_every_suites_row_is_enabled_somewhere(self):
 		enabled = set()
-		for a in common.ARCHES.values():
-			enabled.update(runner.enabled_symbols(runner.kunitconfigs(a, runner.DEBUG)))
+		for k, a in cells():
+			enabled.update(runner.enabled_symbols(runner.kunitconfigs(k, a, runner.DEBUG)))
 		for sym in runner.suite_table():
 			with self.subTest(symbol=sym):
 				self.assertIn(sym, enabled)
+
+	def test_kernel_and_kernel_arch_fragments_join_their_cells_only(self):
+		names = {(k.version, a.name): [os.path.basename(p) for p in runner.kunitconfigs(k, a)]
+			 for k, a in cells()}
+		self.assertEqual(names[('6.1', 'x86_64')],
+				 ['.kunitconfig', '6.1.config', 'x86_64.config', 'integration.config'])
+		self.assertEqual(names[('6.12', 'arm64')],
+				 ['.kunitconfig', '6.12.config', 'arm64.config', '6.12-arm64.config',
+				  'integration.config'])
+		self.assertNotIn('CRYPTO_CFB', runner.enabled_symbols(
+			runner.kunitconfigs(common.kernel('6.12'), common.arch('x86_64'))))
 
 	def test_arch_fragments_do_not_contradict_kunitconfig(self):
 		def options(path):
 			with open(path, encoding='utf-8') as f:
 				return re.findall(r'^(CONFIG_\w+)=(\S+)', f.read(), re.M)
 		base = dict(options(runner.KUNITCONFIG))
-		for a in common.ARCHES.values():
-			for path in runner.kunitconfigs(a)[1:]:
+		for k, a in cells():
+			for path in runner.kunitconfigs(k, a)[1:]:
 				for sym, val in options(path):
 					self.assertEqual(base.get(sym, val), val, f'{path}: {sym}')
 
@@ -118,7 +134,8 @@ class Boots(unittest.TestCase):
 
 	def test_kept_boots_have_a_filter_that_matches_an_enabled_suite(self):
 		table = runner.suite_table()
-		enabled = [s for sym in runner.enabled_symbols(runner.kunitconfigs(common.arch('x86_64')))
+		enabled = [s for sym in runner.enabled_symbols(runner.kunitconfigs(
+			common.kernel('6.12'), common.arch('x86_64')))
 			   for s in table.get(sym, [])]
 		boots = runner.boot_table()
 		self.assertIn('mono-suspend', boots)
@@ -177,7 +194,7 @@ class BadInput(unittest.TestCase):
 		for tool in ('run', 'sync'):
 			with self.subTest(tool=tool):
 				self.one_line_error(cli(tool, '--kernel', '5.4', env=self.env),
-						    rf"^{tool}: unknown kernel '5.4'; valid: 6.12$")
+						    rf"^{tool}: unknown kernel '5.4'; valid: 6.1 6.12$")
 
 	def test_run_without_synced_tree(self):
 		self.one_line_error(cli('run', '--arch', 'arm64', env=self.env),
@@ -189,27 +206,38 @@ class BadInput(unittest.TestCase):
 	def test_setup_unknown_kernel(self):
 		proc = cli('setup', '4.19')
 		self.assertEqual(proc.returncode, 2)
-		self.assertEqual(proc.stderr, "setup: unknown kernel '4.19'; valid: 6.12\n")
+		self.assertEqual(proc.stderr, "setup: unknown kernel '4.19'; valid: 6.1 6.12\n")
 
 
 class SetupAsUser(unittest.TestCase):
-	"""As non-root with a package missing, setup prints the apt-get line."""
+	"""As non-root with something missing, setup prints the root command."""
 
-	def test_prints_apt_line_and_fails(self):
+	def setup_as_user(self, foreign: str) -> subprocess.CompletedProcess:
 		with tempfile.TemporaryDirectory() as bin_dir:
 			for name, body in (('id', 'echo 1000'),
 					   ('dpkg-query', '[ "$3" = ccache ] && exit 1; echo "install ok installed"'),
+					   ('dpkg', f'printf "{foreign}"'),
 					   ('apt-get', 'echo apt-get must not run >&2; exit 99'),
 					   ('sudo', 'echo sudo must not run >&2; exit 99')):
 				path = os.path.join(bin_dir, name)
 				with open(path, 'w', encoding='utf-8') as f:
 					f.write(f'#!/bin/sh\n{body}\n')
 				os.chmod(path, 0o755)
-			proc = cli('setup', env={'PATH': bin_dir + os.pathsep + os.environ['PATH']})
+			return cli('setup', env={'PATH': bin_dir + os.pathsep + os.environ['PATH']})
+
+	def test_prints_apt_line_and_fails(self):
+		proc = self.setup_as_user('arm64\\n')
 		self.assertEqual(proc.returncode, 1)
 		self.assertEqual(proc.stderr,
 				 'setup: missing packages; run as root: apt-get install -y ccache\n')
 
+	def test_prints_arm64_line_and_fails(self):
+		proc = self.setup_as_user('')
+		self.assertEqual(proc.returncode, 1)
+		self.assertEqual(proc.stderr,
+				 'setup: apt does not know arm64 packages; run as root: '
+				 'dpkg --add-architecture arm64 && apt-get update\n'
+				 'setup: missing packages; run as root: apt-get install -y ccache\n')
 
 if __name__ == '__main__':
 	unittest.main()

@@ -27,8 +27,18 @@
 #include <kunit/test.h>
 #include <linux/dma-mapping.h>
 #include <linux/mempool.h>
-#include <trace/events/dma.h>
 #include <trace/events/kmem.h>
+
+/*
+ * The DMA API's tracepoints came after 6.1, the older base of the
+ * project: there, the rings' frees are not counted, and a case says so.
+ */
+#if __has_include("trace/events/dma.h")
+#include <trace/events/dma.h>
+#define QLA_TEST_DMA_TRACED	1
+#else
+#define QLA_TEST_DMA_TRACED	0
+#endif
 
 #define QLA_TEST_TRACKED	12
 #define QLA_TEST_MAX_NTH	16
@@ -70,6 +80,7 @@ static void qla_test_probe_kfree(void *data, unsigned long call_site,
 		atomic_inc(&((struct qla_test_frees *)data)->kfrees[i]);
 }
 
+#if QLA_TEST_DMA_TRACED
 static void qla_test_probe_dma_free(void *data, struct device *dev,
 				    void *virt_addr, dma_addr_t dma_addr,
 				    size_t size, enum dma_data_direction dir,
@@ -81,9 +92,29 @@ static void qla_test_probe_dma_free(void *data, struct device *dev,
 		atomic_inc(&((struct qla_test_frees *)data)->dma_frees[i]);
 }
 
+static int qla_test_dma_probe(struct qla_test_frees *f)
+{
+	return register_trace_dma_free(qla_test_probe_dma_free, f);
+}
+
+static void qla_test_dma_unprobe(struct qla_test_frees *f)
+{
+	unregister_trace_dma_free(qla_test_probe_dma_free, f);
+}
+#else
+static int qla_test_dma_probe(struct qla_test_frees *f)
+{
+	return 0;
+}
+
+static void qla_test_dma_unprobe(struct qla_test_frees *f)
+{
+}
+#endif
+
 static void qla_test_frees_stop(void *data)
 {
-	unregister_trace_dma_free(qla_test_probe_dma_free, data);
+	qla_test_dma_unprobe(data);
 	unregister_trace_kfree(qla_test_probe_kfree, data);
 	tracepoint_synchronize_unregister();
 }
@@ -97,12 +128,14 @@ static struct qla_test_frees *qla_test_frees_start(struct kunit *test)
 	f->task = current;
 	KUNIT_ASSERT_EQ(test, 0,
 			register_trace_kfree(qla_test_probe_kfree, f));
-	if (register_trace_dma_free(qla_test_probe_dma_free, f)) {
+	if (qla_test_dma_probe(f)) {
 		unregister_trace_kfree(qla_test_probe_kfree, f);
 		KUNIT_FAIL_AND_ABORT(test, "cannot probe dma_free");
 	}
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, qla_test_frees_stop, f));
+	if (!QLA_TEST_DMA_TRACED)
+		kunit_info(test, "no dma_free tracepoint in this kernel: ring frees not counted");
 	return f;
 }
 
@@ -236,7 +269,7 @@ static void qla_test_expect_freed_once(struct kunit *test,
 {
 	if (req)
 		KUNIT_EXPECT_EQ_MSG(test, qla_test_kfrees(f, req), 1, "req");
-	if (req_ring)
+	if (req_ring && QLA_TEST_DMA_TRACED)
 		KUNIT_EXPECT_EQ_MSG(test, qla_test_dma_frees(f, req_ring), 1,
 				    "req->ring");
 	if (cmds)
@@ -244,7 +277,7 @@ static void qla_test_expect_freed_once(struct kunit *test,
 				    "req->outstanding_cmds");
 	if (rsp)
 		KUNIT_EXPECT_EQ_MSG(test, qla_test_kfrees(f, rsp), 1, "rsp");
-	if (rsp_ring)
+	if (rsp_ring && QLA_TEST_DMA_TRACED)
 		KUNIT_EXPECT_EQ_MSG(test, qla_test_dma_frees(f, rsp_ring), 1,
 				    "rsp->ring");
 }
