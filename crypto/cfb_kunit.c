@@ -18,16 +18,12 @@
 #include <crypto/skcipher.h>
 #include <crypto/sm4.h>
 #include <kunit/test.h>
-#include <linux/cpufeature.h>
 #include <linux/prandom.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
 #include "internal.h"
-
-#ifdef CONFIG_X86
-#include <asm/fpu/api.h>
-#endif
+#include "kunit_cpu.h"
 
 #define CFB_BLOCK_SIZE	16
 
@@ -41,50 +37,6 @@ struct cfb_impl {
 	const char *cpu_needs;
 	bool other_arch;	/* a driver of another architecture: no row */
 };
-
-#ifdef CONFIG_X86
-static bool cfb_x86_aes(void)
-{
-	return boot_cpu_has(X86_FEATURE_AES);
-}
-
-static bool cfb_x86_avx(void)
-{
-	return boot_cpu_has(X86_FEATURE_AVX) && boot_cpu_has(X86_FEATURE_AES) &&
-	       boot_cpu_has(X86_FEATURE_OSXSAVE) &&
-	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
-}
-
-static bool cfb_x86_avx2(void)
-{
-	return cfb_x86_avx() && boot_cpu_has(X86_FEATURE_AVX2);
-}
-#else
-static bool cfb_x86_aes(void) { return false; }
-static bool cfb_x86_avx(void) { return false; }
-static bool cfb_x86_avx2(void) { return false; }
-#endif
-
-#ifdef CONFIG_ARM64
-static bool cfb_arm64_aes(void)
-{
-	return cpu_have_named_feature(AES);
-}
-
-static bool cfb_arm64_sm4(void)
-{
-	return cpu_have_named_feature(SM4);
-}
-
-static bool cfb_arm64_neon(void)
-{
-	return cpu_have_named_feature(ASIMD);
-}
-#else
-static bool cfb_arm64_aes(void) { return false; }
-static bool cfb_arm64_sm4(void) { return false; }
-static bool cfb_arm64_neon(void) { return false; }
-#endif
 
 /*
  * A template instance over a cipher driver, which exists once something
@@ -106,23 +58,23 @@ static bool cfb_arm64_neon(void) { return false; }
 static const struct cfb_impl cfb_impls[] = {
 	CFB_GENERIC("cfb(aes)", "cfb(aes-generic)", ECB_AES, CONFIG_CRYPTO_AES),
 	CFB_ARCH("cfb(aes)", "cfb(aes-aesni)", ECB_AES, CONFIG_X86_64, CONFIG_CRYPTO_AES_NI_INTEL,
-		 cfb_x86_aes, "AES-NI (QEMU: -cpu max)"),
+		 kunit_cpu_x86_aes, KUNIT_CPU_X86_AES),
 	CFB_ARCH("cfb(aes)", "cfb(aes-arm64)", ECB_AES, CONFIG_ARM64, CONFIG_CRYPTO_AES_ARM64,
 		 NULL, NULL),
 	CFB_ARCH("cfb(aes)", "cfb(aes-ce)", ECB_AES, CONFIG_ARM64, CONFIG_CRYPTO_AES_ARM64_CE,
-		 cfb_arm64_aes, "the ARMv8 AES extension"),
+		 kunit_cpu_arm64_aes, KUNIT_CPU_ARM64_AES),
 
 	CFB_GENERIC("cfb(sm4)", "cfb(sm4-generic)", ECB_SM4, CONFIG_CRYPTO_SM4_GENERIC),
 	CFB_ARCH("cfb(sm4)", "cfb-sm4-aesni-avx", ECB_SM4, CONFIG_X86_64,
-		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, cfb_x86_avx, "AVX, AES-NI and OSXSAVE"),
+		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, kunit_cpu_x86_avx, KUNIT_CPU_X86_AVX),
 	CFB_ARCH("cfb(sm4)", "cfb-sm4-aesni-avx2", ECB_SM4, CONFIG_X86_64,
-		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, cfb_x86_avx2, "AVX2, AES-NI and OSXSAVE"),
+		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, kunit_cpu_x86_avx2, KUNIT_CPU_X86_AVX2),
 	CFB_ARCH("cfb(sm4)", "cfb(sm4-ce)", ECB_SM4, CONFIG_ARM64, CONFIG_CRYPTO_SM4_ARM64_CE,
-		 cfb_arm64_sm4, "the ARMv8.2 SM4 extension"),
+		 kunit_cpu_arm64_sm4, KUNIT_CPU_ARM64_SM4),
 	CFB_ARCH("cfb(sm4)", "cfb-sm4-ce", ECB_SM4, CONFIG_ARM64, CONFIG_CRYPTO_SM4_ARM64_CE_BLK,
-		 cfb_arm64_sm4, "the ARMv8.2 SM4 extension"),
+		 kunit_cpu_arm64_sm4, KUNIT_CPU_ARM64_SM4),
 	CFB_ARCH("cfb(sm4)", "cfb-sm4-neon", ECB_SM4, CONFIG_ARM64,
-		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, cfb_arm64_neon, "NEON"),
+		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, kunit_cpu_arm64_neon, KUNIT_CPU_ARM64_NEON),
 };
 
 static const void *cfb_next_impl(const void *prev, char *desc, const char *alg)

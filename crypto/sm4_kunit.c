@@ -23,14 +23,11 @@
 #include <crypto/sm4.h>
 #include <kunit/fail_nth.h>
 #include <kunit/test.h>
-#include <linux/cpufeature.h>
 #include <linux/prandom.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
-#ifdef CONFIG_X86
-#include <asm/fpu/api.h>
-#endif
+#include "kunit_cpu.h"
 
 MODULE_IMPORT_NS(CRYPTO_INTERNAL);
 
@@ -312,44 +309,6 @@ struct sm4_impl {
 	bool other_arch;	/* a driver of another architecture: no row */
 };
 
-#ifdef CONFIG_X86
-static bool sm4_x86_avx(void)
-{
-	return boot_cpu_has(X86_FEATURE_AVX) && boot_cpu_has(X86_FEATURE_AES) &&
-	       boot_cpu_has(X86_FEATURE_OSXSAVE) &&
-	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
-}
-
-static bool sm4_x86_avx2(void)
-{
-	return sm4_x86_avx() && boot_cpu_has(X86_FEATURE_AVX2);
-}
-#else
-static bool sm4_x86_avx(void) { return false; }
-static bool sm4_x86_avx2(void) { return false; }
-#endif
-
-#ifdef CONFIG_ARM64
-static bool sm4_arm64_ce(void)
-{
-	return cpu_have_named_feature(SM4);
-}
-
-static bool sm4_arm64_ce_gcm(void)
-{
-	return cpu_have_named_feature(SM4) && cpu_have_named_feature(PMULL);
-}
-
-static bool sm4_arm64_neon(void)
-{
-	return cpu_have_named_feature(ASIMD);
-}
-#else
-static bool sm4_arm64_ce(void) { return false; }
-static bool sm4_arm64_ce_gcm(void) { return false; }
-static bool sm4_arm64_neon(void) { return false; }
-#endif
-
 #define SM4_GENERIC(a, drv, k, CONFIG_sym)					\
 	{ .alg = a, .driver = drv, .kind = k,					\
 	  .built = IS_ENABLED(CONFIG_sym), .config = #CONFIG_sym }
@@ -385,34 +344,31 @@ static bool sm4_arm64_neon(void) { return false; }
 
 #define GCM_GENERIC "gcm_base(ctr(sm4-generic),ghash-generic)"
 #define CCM_GENERIC "ccm_base(ctr(sm4-generic),cbcmac(sm4-generic))"
-#define X86_AVX "AVX, AES-NI and OSXSAVE (QEMU: -cpu max)"
-#define X86_AVX2 "AVX2, AES-NI and OSXSAVE (QEMU: -cpu max)"
-#define ARM64_SM4 "the ARMv8.2 SM4 extension"
 
 static const struct sm4_impl sm4_impls[] = {
 	SM4_GENERIC("sm4", "sm4-generic", SM4_CIPHER, CONFIG_CRYPTO_SM4_GENERIC),
 	SM4_ARCH("sm4", "sm4-ce", "sm4-generic", SM4_CIPHER, CONFIG_ARM64,
-		 CONFIG_CRYPTO_SM4_ARM64_CE, sm4_arm64_ce, ARM64_SM4),
+		 CONFIG_CRYPTO_SM4_ARM64_CE, kunit_cpu_arm64_sm4, KUNIT_CPU_ARM64_SM4),
 
 	SM4_GENERIC("ecb(sm4)", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_CRYPTO_ECB),
 	SM4_ARCH("ecb(sm4)", "ecb-sm4-aesni-avx", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
-		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, sm4_x86_avx, X86_AVX),
+		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, kunit_cpu_x86_avx, KUNIT_CPU_X86_AVX),
 	SM4_ARCH("ecb(sm4)", "ecb-sm4-aesni-avx2", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
-		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, sm4_x86_avx2, X86_AVX2),
+		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, kunit_cpu_x86_avx2, KUNIT_CPU_X86_AVX2),
 	SM4_ARCH("ecb(sm4)", "ecb-sm4-ce", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
-		 CONFIG_CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
+		 CONFIG_CRYPTO_SM4_ARM64_CE_BLK, kunit_cpu_arm64_sm4, KUNIT_CPU_ARM64_SM4),
 	SM4_ARCH("ecb(sm4)", "ecb-sm4-neon", "ecb(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
-		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, sm4_arm64_neon, "NEON"),
+		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, kunit_cpu_arm64_neon, KUNIT_CPU_ARM64_NEON),
 
 	SM4_GENERIC("cbc(sm4)", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_CRYPTO_CBC),
 	SM4_ARCH("cbc(sm4)", "cbc-sm4-aesni-avx", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
-		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, sm4_x86_avx, X86_AVX),
+		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, kunit_cpu_x86_avx, KUNIT_CPU_X86_AVX),
 	SM4_ARCH("cbc(sm4)", "cbc-sm4-aesni-avx2", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
-		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, sm4_x86_avx2, X86_AVX2),
+		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, kunit_cpu_x86_avx2, KUNIT_CPU_X86_AVX2),
 	SM4_ARCH("cbc(sm4)", "cbc-sm4-ce", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
-		 CONFIG_CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
+		 CONFIG_CRYPTO_SM4_ARM64_CE_BLK, kunit_cpu_arm64_sm4, KUNIT_CPU_ARM64_SM4),
 	SM4_ARCH("cbc(sm4)", "cbc-sm4-neon", "cbc(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
-		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, sm4_arm64_neon, "NEON"),
+		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, kunit_cpu_arm64_neon, KUNIT_CPU_ARM64_NEON),
 
 	/* The OFB and CFB templates left the kernel: where so, these skip. */
 	SM4_REMOVED("ofb(sm4)", "ofb(sm4-generic)", CONFIG_CRYPTO_OFB),
@@ -420,27 +376,28 @@ static const struct sm4_impl sm4_impls[] = {
 
 	SM4_GENERIC("ctr(sm4)", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_CRYPTO_CTR),
 	SM4_ARCH("ctr(sm4)", "ctr-sm4-aesni-avx", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
-		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, sm4_x86_avx, X86_AVX),
+		 CONFIG_CRYPTO_SM4_AESNI_AVX_X86_64, kunit_cpu_x86_avx, KUNIT_CPU_X86_AVX),
 	SM4_ARCH("ctr(sm4)", "ctr-sm4-aesni-avx2", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_X86_64,
-		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, sm4_x86_avx2, X86_AVX2),
+		 CONFIG_CRYPTO_SM4_AESNI_AVX2_X86_64, kunit_cpu_x86_avx2, KUNIT_CPU_X86_AVX2),
 	SM4_ARCH("ctr(sm4)", "ctr-sm4-ce", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
-		 CONFIG_CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4),
+		 CONFIG_CRYPTO_SM4_ARM64_CE_BLK, kunit_cpu_arm64_sm4, KUNIT_CPU_ARM64_SM4),
 	SM4_ARCH("ctr(sm4)", "ctr-sm4-neon", "ctr(sm4-generic)", SM4_SKCIPHER, CONFIG_ARM64,
-		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, sm4_arm64_neon, "NEON"),
+		 CONFIG_CRYPTO_SM4_ARM64_NEON_BLK, kunit_cpu_arm64_neon, KUNIT_CPU_ARM64_NEON),
 
 	SM4_GENERIC("xts(sm4)", "xts(ecb(sm4-generic))", SM4_SKCIPHER, CONFIG_CRYPTO_XTS),
 	SM4_ARCH_SINCE("xts(sm4)", "xts-sm4-ce", "xts(ecb(sm4-generic))", SM4_SKCIPHER,
-		       CONFIG_ARM64, CONFIG_CRYPTO_SM4_ARM64_CE_BLK, sm4_arm64_ce, ARM64_SM4,
-		       SM4_ARM64_CE_V6_2),
+		       CONFIG_ARM64, CONFIG_CRYPTO_SM4_ARM64_CE_BLK, kunit_cpu_arm64_sm4,
+		       KUNIT_CPU_ARM64_SM4, SM4_ARM64_CE_V6_2),
 
 	SM4_GENERIC("gcm(sm4)", GCM_GENERIC, SM4_AEAD, CONFIG_CRYPTO_GCM),
 	SM4_ARCH_SINCE("gcm(sm4)", "gcm-sm4-ce", GCM_GENERIC, SM4_AEAD, CONFIG_ARM64,
-		       CONFIG_CRYPTO_SM4_ARM64_CE_GCM, sm4_arm64_ce_gcm,
-		       "the ARMv8.2 SM4 and PMULL extensions", SM4_ARM64_CE_V6_2),
+		       CONFIG_CRYPTO_SM4_ARM64_CE_GCM, kunit_cpu_arm64_sm4_pmull,
+		       KUNIT_CPU_ARM64_SM4_PMULL, SM4_ARM64_CE_V6_2),
 
 	SM4_GENERIC("ccm(sm4)", CCM_GENERIC, SM4_AEAD, CONFIG_CRYPTO_CCM),
 	SM4_ARCH_SINCE("ccm(sm4)", "ccm-sm4-ce", CCM_GENERIC, SM4_AEAD, CONFIG_ARM64,
-		       CONFIG_CRYPTO_SM4_ARM64_CE_CCM, sm4_arm64_ce, ARM64_SM4, SM4_ARM64_CE_V6_2),
+		       CONFIG_CRYPTO_SM4_ARM64_CE_CCM, kunit_cpu_arm64_sm4,
+		       KUNIT_CPU_ARM64_SM4, SM4_ARM64_CE_V6_2),
 };
 
 /* Rows of sm4_impls that a case runs on: its parameter generators. */
