@@ -49,11 +49,33 @@ struct kunit_fault_setting {
 	unsigned long value;
 };
 
+/*
+ * Above any page order: MAX_PAGE_ORDER (v6.8) is the largest order;
+ * before it, MAX_ORDER was one past the largest (v6.1).
+ */
+#ifdef MAX_PAGE_ORDER
+#define KUNIT_FAULT_PAGE_ORDER_NONE	(MAX_PAGE_ORDER + 1)
+#else
+#define KUNIT_FAULT_PAGE_ORDER_NONE	MAX_ORDER
+#endif
+
+/*
+ * kvfree_rcu_barrier() came in v6.12; a base before it defines
+ * KUNIT_FAULT_NO_KVFREE_RCU_BARRIER in kernel/Makefile. None of the
+ * walked paths of such a base frees through kfree_rcu(), whose batches
+ * would outlast KUNIT_ALLOCS_WAIT_MS and show up as leaks.
+ */
+#ifdef KUNIT_FAULT_NO_KVFREE_RCU_BARRIER
+#define kunit_kvfree_rcu_barrier()	do { } while (0)
+#else
+#define kunit_kvfree_rcu_barrier()	kvfree_rcu_barrier()
+#endif
+
 static const struct kunit_fault_setting kunit_fault_settings[] __initconst = {
 	{ "failslab", "ignore-gfp-wait", KUNIT_FAULT_BOOL, 0 },
 	{ "failslab", "verbose", KUNIT_FAULT_ULONG, 0 },
 #ifdef CONFIG_FAIL_PAGE_ALLOC
-	{ "fail_page_alloc", "min-order", KUNIT_FAULT_U32, MAX_PAGE_ORDER + 1 },
+	{ "fail_page_alloc", "min-order", KUNIT_FAULT_U32, KUNIT_FAULT_PAGE_ORDER_NONE },
 #endif
 };
 
@@ -299,7 +321,7 @@ static void kunit_allocs_expect_freed(struct kunit *test, struct kunit_allocs *a
 
 	if (kunit_allocs_live(a) >= 0) {
 		rcu_barrier();
-		kvfree_rcu_barrier();
+		kunit_kvfree_rcu_barrier();
 	}
 	for (waited = 0; waited < KUNIT_ALLOCS_WAIT_MS && kunit_allocs_live(a) >= 0; waited += 20)
 		msleep(20);
