@@ -66,7 +66,7 @@ help:
 	@echo '  make check-tools  the tools'"'"' own tests (python3 -m unittest)'
 	@echo '  make checkpatch   scripts/checkpatch.pl --strict over overlay C files and patches'
 	@echo '  make mutants      apply each kept revert of a seed fix of $$KERNEL'
-	@echo '                    (kunit/mutants/<kernel>/), expect its suites to fail'
+	@echo '                    (kunit/mutants/ and kunit/mutants/<kernel>/), expect its suites to fail'
 	@echo '                    (MUTANTS="a b" picks some)'
 	@echo '  make series       the overlay as a git format-patch series (prints its directory);'
 	@echo '                    make check also git-ams it onto the pristine tree'

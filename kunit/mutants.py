@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Kept reverts of the seed fixes: each must make its suites fail.
 
-A mutant is a -p1 patch under kunit/mutants/<kernel>/ (each base kernel
-has its own, since the code they revert differs) with a header:
+A mutant is a -p1 patch under kunit/mutants/, which every base kernel
+runs, or under kunit/mutants/<kernel>/, which only that base runs (where
+the code it reverts differs between the bases, each has its own); a
+name is in one of the two places, never both. Its header:
 
   Mutant: what it breaks
   Seed: the seed document whose fix it undoes
@@ -79,15 +81,21 @@ def parse(path: str) -> Mutant:
 		      fields.get('Boot', ''), fields.get('Flavour', ''))
 
 
-def mutants_dir(k: common.Kernel) -> str:
-	return os.path.join(MUTANTS, k.version)
+def _patches(where: str) -> Dict[str, str]:
+	"""name.patch: path of the mutants directly in where."""
+	if not os.path.isdir(where):
+		return {}
+	return {f: os.path.join(where, f) for f in os.listdir(where) if f.endswith('.patch')}
 
 
 def find(k: common.Kernel, names: Optional[List[str]] = None) -> List[Mutant]:
-	where = mutants_dir(k)
-	all_mutants = sorted(os.path.join(where, f) for f in os.listdir(where)
-			     if f.endswith('.patch')) if os.path.isdir(where) else []
-	found = [parse(p) for p in all_mutants]
+	"""The mutants of base k: the shared ones and its own, by name."""
+	shared, own = _patches(MUTANTS), _patches(os.path.join(MUTANTS, k.version))
+	both = sorted(set(shared) & set(own))
+	if both:
+		raise common.UsageError(f'{os.path.relpath(own[both[0]], common.REPO)}: also in '
+					'kunit/mutants/ (every base runs those); keep one')
+	found = [parse(p) for _, p in sorted({**shared, **own}.items())]
 	if names:
 		known = {m.name: m for m in found}
 		bad = [n for n in names if n not in known]

@@ -87,6 +87,33 @@ class KeptMutants(unittest.TestCase):
 		with self.assertRaisesRegex(common.UsageError, r"unknown mutant 'nope'; valid: .*sm4-sbox"):
 			mutants.find(common.kernel('6.12'), ['nope'])
 
+	def mutants_in(self, files: dict) -> None:
+		"""kunit/mutants/ holding files (relative path: content) for this test."""
+		where = tempfile.TemporaryDirectory()
+		self.addCleanup(where.cleanup)
+		for path, text in files.items():
+			os.makedirs(os.path.dirname(os.path.join(where.name, path)), exist_ok=True)
+			with open(os.path.join(where.name, path), 'w', encoding='utf-8') as f:
+				f.write(text)
+		old = mutants.MUTANTS
+		mutants.MUTANTS = where.name
+		self.addCleanup(setattr, mutants, 'MUTANTS', old)
+
+	def test_shared_mutants_run_on_every_base_and_own_ones_on_theirs(self):
+		self.mutants_in({'shared.patch': MUTANT, '6.1/old.patch': MUTANT,
+				 '6.12/new.patch': MUTANT})
+		self.assertEqual([m.name for m in mutants.find(common.kernel('6.1'))],
+				 ['old', 'shared'])
+		self.assertEqual([m.name for m in mutants.find(common.kernel('6.12'))],
+				 ['new', 'shared'])
+
+	def test_mutant_both_shared_and_own_is_an_error_naming_it(self):
+		self.mutants_in({'x.patch': MUTANT, '6.1/x.patch': MUTANT})
+		with self.assertRaisesRegex(common.UsageError,
+					    r'^.*6\.1/x\.patch: also in kunit/mutants/ .*; keep one$'):
+			mutants.find(common.kernel('6.1'))
+		self.assertEqual([m.name for m in mutants.find(common.kernel('6.12'))], ['x'])
+
 	def test_table_closing_line(self):
 		m = mutants.Mutant('/x/a.patch', 'w', 's', 'g')
 		lines = mutants.table([mutants.Outcome(m, mutants.KILLED, ['t.c']),
