@@ -95,11 +95,10 @@ def log_results(log: str) -> Dict[Path, Timed]:
 	return out
 
 
-def leaves(result: dict, log: str) -> List[Leaf]:
-	"""The cases and rows of kunit.py's JSON, with what the log adds, in
-	the order the log has them (the JSON lists a suite's plain cases
-	before its parameterised ones)."""
-	timed = log_results(log)
+def leaves(result: dict, timed: Dict[Path, Timed]) -> List[Leaf]:
+	"""The cases and rows of kunit.py's JSON, with what the log adds
+	(timed: its log_results()), in the order the log has them (the JSON
+	lists a suite's plain cases before its parameterised ones)."""
 	out: List[Leaf] = []
 
 	def walk(group: dict, path: Path) -> None:
@@ -114,12 +113,12 @@ def leaves(result: dict, log: str) -> List[Leaf]:
 	for case in result.get('test_cases', []):
 		p = (case['name'],)
 		out.append(Leaf(p, case['status'], timed.get(p, Timed())))
-	end = len(log)
-	return sorted(out, key=lambda x: x.timed.line if x.timed.line >= 0 else end)
+	# Those the log does not have go last.
+	return sorted(out, key=lambda x: (x.timed.line < 0, x.timed.line))
 
 
-def suite_durations(log: str) -> Dict[str, float]:
-	return {p[0]: t.duration for p, t in log_results(log).items()
+def suite_durations(timed: Dict[Path, Timed]) -> Dict[str, float]:
+	return {p[0]: t.duration for p, t in timed.items()
 		if len(p) == 1 and t.duration is not None}
 
 
@@ -147,9 +146,10 @@ def load(results_dir: str, name: str, package: str = '') -> Optional[CellData]:
 	result, status, log = results.read_files(results_dir, name)
 	if status is None:
 		return None
+	timed = log_results(log)
 	return CellData(name, status.get('kernel', ''), status.get('arch', ''), package,
 			status.get('boot', ''), results.judge(name, result, status, log),
-			leaves(result or {}, log), suite_durations(log), log)
+			leaves(result or {}, timed), suite_durations(timed), log)
 
 
 # ------------------------------------------------------------------ JUnit

@@ -28,7 +28,6 @@ SUITES = os.path.join(common.REPO, 'kunit', 'suites')
 BOOTS = os.path.join(common.REPO, 'kunit', 'boots')
 KUNITCONFIG = os.path.join(common.REPO, '.kunitconfig')
 INTEGRATION = 'integration'
-EXPORTS = export.SUFFIXES
 
 
 # The debug leg: its own build dir, with kunit/configs/debug.config on top
@@ -192,7 +191,7 @@ def result_paths(name: str) -> Tuple[str, str, str]:
 	out = common.results_dir()
 	os.makedirs(out, exist_ok=True)
 	paths = tuple(os.path.join(out, name + x) for x in ('.json', '.status.json', '.log'))
-	for stale in paths + tuple(os.path.join(out, name + x) for x in EXPORTS):
+	for stale in paths + tuple(os.path.join(out, name + x) for x in export.SUFFIXES):
 		if os.path.exists(stale):
 			os.unlink(stale)
 	return paths
