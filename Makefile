@@ -3,13 +3,17 @@
 # The front door: `make` sets up and runs the x86_64 KUnit job, `make check`
 # runs every test. `make help` lists the targets and knobs.
 
-KERNEL  ?= 6.12
-ARCH    ?= x86_64
-ARCHES  := x86_64 arm64
-KERNELS := 6.1 6.12
+# The matrix (kernels, arches, the main base) is declared once, in
+# kunit/matrix.py; the Makefile asks it.
+MATRIX  := /usr/bin/python3 kunit/matrix.py
+KERNELS := $(shell $(MATRIX) kernels)
+ARCHES  := $(shell $(MATRIX) arches)
 # make check runs the debug leg and the mutants on this base only; make
 # check-full on every base.
-MAIN_KERNEL := 6.12
+MAIN_KERNEL := $(shell $(MATRIX) main-kernel)
+DEBUG_ARCH  := $(shell $(MATRIX) debug-arch)
+KERNEL  ?= $(MAIN_KERNEL)
+ARCH    ?= x86_64
 JOBS    ?= $(shell nproc)
 TIMEOUT ?= 600
 FILTER  ?=
@@ -27,16 +31,8 @@ SYNC    := kunit/sync --kernel $(KERNEL)
 RUN     := kunit/run --kernel $(KERNEL) --jobs $(JOBS)
 SUMMARY := kunit/summary
 BOOTS   := $(shell /usr/bin/python3 kunit/run --list-boots)
-CELLS   := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(k)-$(a) $(foreach b,$(BOOTS),$(k)-$(a)-$(b))))
-
-DEBUG_CELLS := $(MAIN_KERNEL)-x86_64-debug
-FULL_DEBUG_CELLS := $(foreach k,$(KERNELS),$(k)-x86_64-debug)
-
-# The integration leg's boots (kunit/integration/boots) and their cells:
-# <kernel>-<arch>-integration for the default boot, -integration-<boot>.
 INT_BOOTS := $(shell /usr/bin/python3 kunit/run --list-integration-boots)
 int_cell   = $(1)-integration$(if $(filter default,$(2)),,-$(2))
-INT_CELLS := $(foreach k,$(KERNELS),$(foreach a,$(ARCHES),$(foreach b,$(INT_BOOTS),$(call int_cell,$(k)-$(a),$(b)))))
 
 .PHONY: all help setup sync tree test check check-full check-debug check-tools checkpatch \
 	mutants series bench clean apparmor-blobs integration canary list-cells
@@ -76,8 +72,8 @@ help:
 	@echo '  make bench        the speed figures of the pipeline (takes ~30 min)'
 	@echo '  make clean        remove build dirs and results of $$KERNEL from the cache'
 	@echo 'Knobs:'
-	@echo '  ARCH=x86_64|arm64     architecture (default x86_64)'
-	@echo '  KERNEL=6.1|6.12       base kernel (default 6.12)'
+	@echo '  ARCH=A                architecture: $(ARCHES) (default x86_64)'
+	@echo '  KERNEL=K              base kernel: $(KERNELS) (default $(MAIN_KERNEL))'
 	@echo '  CACHE=DIR             tree, build dirs, ccache, results'
 	@echo '                        (default $${XDG_CACHE_HOME:-~/.cache}/kernel-overlay)'
 	@echo '  JOBS=N                parallel build jobs (default nproc = $(JOBS))'
@@ -164,11 +160,11 @@ check: setup
 		done; \
 	done; done; \
 	for k in $(if $(FULL),$(KERNELS),$(MAIN_KERNEL)); do \
-		kunit/run --kernel $$k --arch x86_64 --jobs $(JOBS) --debug || true; \
-		kunit/run --kernel $$k --arch x86_64 --jobs $(JOBS) --canary || rc=1; \
-		kunit/mutate --kernel $$k --arch x86_64 --jobs $(JOBS) || rc=1; \
+		kunit/run --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) --debug || true; \
+		kunit/run --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) --canary || rc=1; \
+		kunit/mutate --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) || rc=1; \
 	done; \
-	$(SUMMARY) $(CELLS) $(INT_CELLS) $(if $(FULL),$(FULL_DEBUG_CELLS),$(DEBUG_CELLS)) || rc=1; \
+	$(SUMMARY) $$($(MATRIX) cells $(if $(FULL),--full)) || rc=1; \
 	exit $$rc
 
 check-full:

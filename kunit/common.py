@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Paths, kernels and architectures shared by the overlay tools.
+"""Paths and knobs shared by the overlay tools (the matrix: matrix.py).
 
 Every tool takes its knobs from the environment (the Makefile exports
 them) or from its own command line, and fails with one line naming the
@@ -10,46 +10,15 @@ import os
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
-from typing import Dict, List, NoReturn, Optional
+from typing import List, NoReturn, Optional
+
+import matrix
+import overlay
 
 PROJECT = 'kernel-overlay'
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-# The directories of the repo that are laid over the kernel tree as they
-# are, file for file.
-OVERLAY_DIRS = ('kernel', 'crypto', 'drivers/scsi', 'security/apparmor', 'include/kunit')
-
-
-@dataclass(frozen=True)
-class Kernel:
-	"""A base kernel: the Debian package that ships its source."""
-	version: str
-	package: str
-
-
-@dataclass(frozen=True)
-class Arch:
-	"""An architecture kunit.py runs under QEMU."""
-	name: str
-	cross_compile: str
-	qemu_args: List[str]
-
-
-KERNELS: Dict[str, Kernel] = {
-	'6.1': Kernel('6.1', 'linux-source-6.1'),
-	'6.12': Kernel('6.12', 'linux-source-6.12'),
-}
-
-# -cpu max, so that TCG offers AVX2/AES-NI on x86_64 and the SM4, AES
-# and PMULL extensions on arm64, and the SIMD crypto drivers run. 6.12's
-# kunit.py boots arm64 that way already; 6.1's boots a Cortex-A57, which
-# has no SM4 (QEMU takes the last -cpu). pauth-impdef keeps pointer
-# authentication cheap under TCG, as 6.12's kunit.py has it.
-ARCHES: Dict[str, Arch] = {
-	'x86_64': Arch('x86_64', '', ['-cpu max']),
-	'arm64': Arch('arm64', 'aarch64-linux-gnu-', ['-cpu max,pauth-impdef=on']),
-}
+REPO = matrix.REPO
+Kernel, Arch = matrix.Kernel, matrix.Arch
+KERNELS, ARCHES, OVERLAY_DIRS = matrix.KERNELS, matrix.ARCHES, matrix.OVERLAY_DIRS
 
 
 class UsageError(Exception):
@@ -78,14 +47,14 @@ def boot_rows(path: str, min_words: int, want: str) -> List[List[str]]:
 
 
 def kernel(version: Optional[str]) -> Kernel:
-	version = version or os.environ.get('KERNEL') or '6.12'
+	version = version or os.environ.get('KERNEL') or matrix.DEFAULT_KERNEL
 	if version not in KERNELS:
 		raise UsageError(f"unknown kernel '{version}'; valid: {' '.join(KERNELS)}")
 	return KERNELS[version]
 
 
 def arch(name: Optional[str]) -> Arch:
-	name = name or os.environ.get('ARCH') or 'x86_64'
+	name = name or os.environ.get('ARCH') or matrix.DEFAULT_ARCH
 	if name not in ARCHES:
 		raise UsageError(f"unknown ARCH '{name}'; valid: {' '.join(ARCHES)}")
 	return ARCHES[name]
@@ -125,6 +94,16 @@ def cell(k: Kernel, a: Arch) -> str:
 
 def series_dir(k: Kernel) -> str:
 	return os.path.join(REPO, 'patches', k.version)
+
+
+# The patches that are the same change on every base: a base's series
+# names them, and patch applies them at that base's offsets (fuzz 0).
+COMMON_PATCHES = os.path.join(REPO, 'patches', 'common')
+
+
+def series(k: Kernel) -> List[str]:
+	"""The patch files of k's series, in order (kunit/overlay.py)."""
+	return overlay.read_series(series_dir(k), COMMON_PATCHES)
 
 
 def package_version(package: str) -> Optional[str]:

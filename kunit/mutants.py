@@ -110,7 +110,7 @@ def apply(k: common.Kernel, mutant: Optional[Mutant]) -> None:
 	source = overlay.Source(common.package_tarball(k.package),
 				common.package_version(k.package), k.package)
 	files = overlay.overlay_files(common.REPO, common.OVERLAY_DIRS)
-	patches = overlay.read_series(common.series_dir(k))
+	patches = common.series(k)
 	overlay.sync(common.tree_dir(k), source, files,
 		     patches + ([mutant.path] if mutant else []))
 

@@ -205,8 +205,13 @@ def overlay_files(repo: str, dirs: Iterable[str]) -> Dict[str, Content]:
 	return files
 
 
-def read_series(series_dir: str) -> List[str]:
-	"""The patch files of a quilt series, in order."""
+def read_series(series_dir: str, common_dir: Optional[str] = None) -> List[str]:
+	"""The patch files of a quilt series, in order.
+
+	A name is looked up beside the series file, then in common_dir (the
+	patches every base shares, e.g. patches/common/); a name in both
+	places is an error, so that a shared patch has one copy.
+	"""
 	series = os.path.join(series_dir, 'series')
 	if not os.path.exists(series):
 		return []
@@ -218,10 +223,15 @@ def read_series(series_dir: str) -> List[str]:
 				continue
 			if words[1:] not in ([], ['-p1']):
 				raise SyncError(f'{series}:{n}: only -p1 patches are supported')
-			path = os.path.join(series_dir, words[0])
-			if not os.path.isfile(path):
+			found = [path for path in (os.path.join(d, words[0])
+						   for d in (series_dir, common_dir) if d)
+				 if os.path.isfile(path)]
+			if not found:
 				raise SyncError(f'{series}:{n}: {words[0]} does not exist')
-			patches.append(path)
+			if len(found) > 1:
+				raise SyncError(f'{series}:{n}: {words[0]} is in both {series_dir} and '
+						f'{common_dir}: keep it in one place')
+			patches.append(found[0])
 	return patches
 
 

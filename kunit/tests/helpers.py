@@ -92,7 +92,9 @@ class FakeTreeCase(unittest.TestCase):
 		make_tarball(self.tarball, PRISTINE)
 		self.repo = os.path.join(self.tmp, 'repo')
 		self.series = os.path.join(self.repo, 'patches', '6.12')
+		self.common = os.path.join(self.repo, 'patches', 'common')
 		os.makedirs(self.series)
+		os.makedirs(self.common)
 		self.tree = os.path.join(self.tmp, 'cache', '6.12', 'src')
 		self.source = overlay.Source(self.tarball, '6.12.1-1', 'linux-source-6.12')
 		self.add_overlay('crypto/sm4_kunit.c', '// SPDX-License-Identifier: GPL-2.0\n')
@@ -118,7 +120,7 @@ class FakeTreeCase(unittest.TestCase):
 
 	def sync(self, **kw) -> overlay.Plan:
 		files = overlay.overlay_files(self.repo, ('kernel', 'crypto', 'drivers/scsi'))
-		patches = overlay.read_series(self.series)
+		patches = overlay.read_series(self.series, self.common)
 		return overlay.sync(self.tree, self.source, files, patches, **kw)
 
 	def read(self, path: str) -> str:

@@ -2,6 +2,7 @@
 """kunit/overlay.py on a fake tree: the sync's promises, one test each."""
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -141,6 +142,19 @@ class AllOrNothing(FakeTreeCase):
 		with self.assertRaisesRegex(overlay.SyncError, 'nothere.patch does not exist'):
 			self.sync()
 
+	def test_series_takes_a_shared_patch_from_the_common_dir(self):
+		os.rename(os.path.join(self.series, 'makefile.patch'),
+			  os.path.join(self.common, 'makefile.patch'))
+		self.sync()
+		self.assertIn('sm4_kunit.o', self.read('crypto/Makefile'))
+		self.assertIn('CRYPTO_SM4_KUNIT_TEST', self.read('crypto/Kconfig'))
+
+	def test_patch_in_both_base_and_common_dir_is_an_error(self):
+		shutil.copy(os.path.join(self.series, 'makefile.patch'), self.common)
+		with self.assertRaisesRegex(overlay.SyncError,
+					    r'makefile.patch is in both .*: keep it in one place'):
+			self.sync()
+
 	def test_overlay_file_that_is_also_patched_is_an_error(self):
 		self.add_overlay('crypto/Makefile', 'copy of upstream\n')
 		with self.assertRaisesRegex(overlay.SyncError, 'crypto/Makefile is an overlay file'):
@@ -224,7 +238,7 @@ class Interrupted(FakeTreeCase):
 	def expected(self) -> dict:
 		"""The tree a clean sync gives, from a sync in a second cache."""
 		good = FakeTreeCase('run')
-		good.tmp, good.repo, good.series = self.tmp, self.repo, self.series
+		good.tmp, good.repo, good.series, good.common = self.tmp, self.repo, self.series, self.common
 		good.source = self.source
 		good.tree = os.path.join(self.tmp, 'good', '6.12', 'src')
 		good.sync()

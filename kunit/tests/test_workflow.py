@@ -9,6 +9,7 @@ import unittest
 
 import helpers  # noqa: F401  (puts kunit/ on sys.path)
 import common
+import matrix
 import runner
 
 WORKFLOW = os.path.join(common.REPO, '.github', 'workflows', 'kunit.yml')
@@ -64,8 +65,9 @@ class Workflow(unittest.TestCase):
 
 	def test_debug_leg_and_mutants_of_the_main_kernel(self):
 		cmds = runs(self.wf['jobs']['debug-and-mutants'])
-		for cmd in ('make test KERNEL=6.12 ARCH=x86_64 DEBUG=1', 'make canary KERNEL=6.12',
-			    'make mutants KERNEL=6.12'):
+		k, a = matrix.MAIN_KERNEL, matrix.DEBUG_ARCH
+		for cmd in (f'make test KERNEL={k} ARCH={a} DEBUG=1', f'make canary KERNEL={k}',
+			    f'make mutants KERNEL={k}'):
 			self.assertIn(cmd, cmds)
 		self.assertIn('make check-tools checkpatch', runs(self.wf['jobs']['tools']))
 
