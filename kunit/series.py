@@ -34,10 +34,31 @@ def _run(cwd: str, *args: str, env=None) -> str:
 	return proc.stdout
 
 
-def _config(repo: str, key: str) -> str:
-	proc = subprocess.run(['git', '-C', repo, 'config', key], capture_output=True,
-			      text=True, check=False)
-	return proc.stdout.strip()
+# An identity no list would take: a reserved domain (RFC 2606, RFC 6761),
+# a no-reply address, or none at all.
+_PLACEHOLDER = re.compile(r'(?:^|[@.])(?:example(?:\.(?:com|org|net))?|invalid|test|localhost|local)$'
+			  r'|noreply|no-reply|^none$|^$', re.I)
+
+# The identity of make check's round trip, which mails nothing.
+CHECK_IDENTITY = ('kernel-overlay series check', 'series-check@kernel-overlay.invalid')
+
+
+def identity(repo: str, env: Optional[Dict[str, str]] = None) -> Tuple[str, str]:
+	"""(name, email) that git gives the author in repo (its config and the
+	GIT_AUTHOR_* variables); an error when it is unset or a placeholder."""
+	proc = subprocess.run(['git', '-C', repo, 'var', 'GIT_AUTHOR_IDENT'], capture_output=True,
+			      text=True, env=env, check=False)
+	m = re.match(r'(.*?) <(.*)> \d+ [-+]\d{4}$', proc.stdout.strip())
+	if proc.returncode != 0 or not m or not m.group(1).strip():
+		raise SeriesError('no git identity: set yours with git config user.name and '
+				  'user.email (the series is signed off with it)')
+	name, email = m.group(1).strip(), m.group(2).strip()
+	if _PLACEHOLDER.search(email.rpartition('@')[2]) or _PLACEHOLDER.search(email) or \
+	   '@' not in email:
+		raise SeriesError(f'git identity {name} <{email}> is a placeholder: set yours '
+				  'with git config user.name and user.email (the series is signed '
+				  'off with it)')
+	return name, email
 
 
 def added_lines(patch: str) -> List[str]:
@@ -105,24 +126,26 @@ def carried(patches: List[str], files: Iterable[str],
 	return out
 
 
-def header(patch: str) -> Tuple[str, str, str]:
-	"""(author, subject, body) of a quilt patch in mail form."""
-	author, subject, body, in_body = '', '', [], False
+def header(patch: str) -> Tuple[str, str]:
+	"""(subject, body) of a quilt patch in mail form. Its author is whoever
+	makes the series: a From: or Signed-off-by: line is an error."""
+	subject, body, in_body = '', [], False
 	with open(patch, encoding='utf-8') as f:
 		for line in f:
 			if line.startswith(('---', 'diff ')):
 				break
+			if line.startswith(('From: ', 'Signed-off-by: ')):
+				raise SeriesError(f'{os.path.basename(patch)}: no {line.split(":")[0]}: '
+						  'in a patch of the repo (make series adds yours)')
 			if in_body:
 				body.append(line)
-			elif line.startswith('From: '):
-				author = line[6:].strip()
 			elif line.startswith('Subject: '):
 				subject = re.sub(r'^\[PATCH[^\]]*\]\s*', '', line[9:].strip())
 			elif not line.strip() and subject:
 				in_body = True
 	if not subject:
 		raise SeriesError(f'{os.path.basename(patch)} has no Subject: line')
-	return author, subject, ''.join(body).strip() + '\n'
+	return subject, ''.join(body).strip() + '\n'
 
 
 class Worktree:
@@ -155,22 +178,21 @@ def touched(patches: List[str], files: Iterable[str]) -> List[str]:
 
 
 def make(tree: str, repo: str, files: Dict[str, overlay.Content], patches: List[str],
-	 outdir: str, kernel: str) -> List[str]:
-	"""Write the series into outdir; return the patch files, cover letter first."""
+	 outdir: str, kernel: str, ident: Tuple[str, str]) -> List[str]:
+	"""Write the series into outdir, authored and signed off by ident
+	(name, email); return the patch files, cover letter first."""
 	owned = carried(patches, files, files)
 	for p in patches:
 		if not owned[p] and not overlay.patch_paths(p):
 			raise SeriesError(f'{os.path.basename(p)} would be an empty patch')
 	shutil.rmtree(outdir, ignore_errors=True)
 	os.makedirs(outdir)
-	identity = all(_config(repo, k) for k in ('user.name', 'user.email'))
-	env = None if identity else dict(os.environ, GIT_COMMITTER_NAME='kernel-overlay',
-					  GIT_COMMITTER_EMAIL='none', GIT_AUTHOR_NAME='kernel-overlay',
-					  GIT_AUTHOR_EMAIL='none')
+	env = dict(os.environ, GIT_COMMITTER_NAME=ident[0], GIT_COMMITTER_EMAIL=ident[1],
+		   GIT_AUTHOR_NAME=ident[0], GIT_AUTHOR_EMAIL=ident[1])
 	with Worktree(tree, touched(patches, files)) as wt:
 		base = _run(wt.dir, 'rev-parse', 'HEAD').strip()
 		for p in patches:
-			author, subject, body = header(p)
+			subject, body = header(p)
 			if overlay.patch_paths(p):
 				_run(wt.dir, 'apply', '--index', '--whitespace=nowarn', os.path.abspath(p))
 			for path in owned[p]:
@@ -183,12 +205,7 @@ def make(tree: str, repo: str, files: Dict[str, overlay.Content], patches: List[
 			msg = os.path.join(wt.dir, '.git-msg')
 			with open(msg, 'w', encoding='utf-8') as f:
 				f.write(f'{subject}\n\n{body}')
-			args = ['commit', '-q', '--no-verify', '-F', msg]
-			if identity:
-				args.append('--signoff')	# git config's user, when set
-			if author:
-				args.append(f'--author={author}')
-			_run(wt.dir, *args, env=env)
+			_run(wt.dir, 'commit', '-q', '--no-verify', '--signoff', '-F', msg, env=env)
 			os.unlink(msg)
 		_run(wt.dir, 'format-patch', '-q', '--cover-letter', '--no-signature',
 		     '-o', outdir, f'{base}..HEAD')
@@ -232,3 +249,50 @@ def roundtrip(tree: str, files: Iterable[str], patches: List[str],
 					if a.read() != b.read():
 						bad.append(path)
 		return bad
+
+
+SUBJECT_MAX = 75
+_FIXES = re.compile(r'^Fixes: [0-9a-f]{12,40} \("[^"\n]+"\)$', re.M)
+_CITE = re.compile(r'\bcommit\s+([0-9a-f]{7,40})\b(\s*\("[^"]+"\))?', re.S)
+_FIX_SUBJECT = re.compile(r'^(?:[\w./ -]+: )*(?:Fix|Revert)\b')
+_KERNEL_LINK = re.compile(r'git\.kernel\.org/\S*/c/[0-9a-f]|/commit/\?id=')
+
+
+def mail_problems(path: str, ident: Tuple[str, str],
+		  placeholder_ok: bool = False) -> List[str]:
+	"""What a maintainer would send back of one format-patch mail: a long
+	subject, a fix without a Fixes: tag, a malformed tag, an upstream
+	commit cited by link or without its subject, a stable Cc without the
+	commit it fixes, or an author or sign-off that is not ident."""
+	with open(path, encoding='utf-8') as f:
+		text = f.read()
+	head, _, _ = text.partition('\n---\n')
+	name = os.path.basename(path)
+	subject = ''
+	m = re.search(r'^Subject: (?:\[PATCH[^\]]*\] )?(.*(?:\n .*)*)', head, re.M)
+	if m:
+		subject = ' '.join(x.strip() for x in m.group(1).split('\n'))
+	out = []
+	if len(subject) > SUBJECT_MAX:
+		out.append(f'{name}: subject has {len(subject)} characters (at most {SUBJECT_MAX})')
+	tags = re.findall(r'^Fixes:.*$', head, re.M)
+	if _FIX_SUBJECT.match(subject) and not tags:
+		out.append(f'{name}: a fix without Fixes: <12 chars> ("subject")')
+	for tag in tags:
+		if not _FIXES.match(tag):
+			out.append(f'{name}: malformed tag: {tag} (want Fixes: <12 chars> ("subject"))')
+	if re.search(r'^Cc: stable@vger\.kernel\.org', head, re.M) and not tags:
+		out.append(f'{name}: Cc: stable without the Fixes: tag of the commit it fixes')
+	for cite in _CITE.finditer(head):
+		if len(cite.group(1)) < 12 or not cite.group(2):
+			out.append(f'{name}: cite commit {cite.group(1)} as commit <12 chars> ("subject")')
+	if _KERNEL_LINK.search(head):
+		out.append(f'{name}: an upstream commit cited by link; cite it as commit <sha> ("subject")')
+	who = f'{ident[0]} <{ident[1]}>'
+	if not re.search(rf'^From: {re.escape(who)}$', head, re.M):
+		out.append(f'{name}: not authored by {who}')
+	if not re.search(rf'^Signed-off-by: {re.escape(who)}$', head, re.M):
+		out.append(f'{name}: not signed off by {who}')
+	if not placeholder_ok and _PLACEHOLDER.search(ident[1].rpartition('@')[2]):
+		out.append(f'{name}: {who} is a placeholder identity')
+	return out

@@ -26,10 +26,9 @@ PRISTINE: Dict[str, str] = {
 }
 
 KCONFIG_PATCH = """\
-From: Test <test@example.com>
 Subject: [PATCH] crypto: add the SM4 KUnit symbol
 
-Signed-off-by: Test <test@example.com>
+The symbol of the suite.
 ---
 diff --git a/crypto/Kconfig b/crypto/Kconfig
 --- a/crypto/Kconfig
