@@ -34,7 +34,7 @@ BOOTS   := $(shell /usr/bin/python3 kunit/run --list-boots)
 INT_BOOTS := $(shell /usr/bin/python3 kunit/run --list-integration-boots)
 int_cell   = $(1)-integration$(if $(filter default,$(2)),,-$(2))
 
-.PHONY: all help setup sync tree test check check-full check-debug check-tools checkpatch \
+.PHONY: all help setup sync tree test check check-full check-debug check-tools checkpatch picture \
 	mutants series bench clean apparmor-blobs integration canary list-cells
 
 all: test
@@ -69,6 +69,7 @@ help:
 	@echo '  make apparmor-blobs  compile kunit/apparmor/profiles/ with apparmor_parser into'
 	@echo '                    security/apparmor/net_kunit_policy.h (make check-tools compares)'
 	@echo '  make list-cells   the kernel-arch cells make check runs, one per line'
+	@echo '  make picture      redraw docs/flow.svg, the README'"'"'s picture, from docs/flow.dot'
 	@echo '  make bench        the speed figures of the pipeline (takes ~30 min)'
 	@echo '  make clean        remove build dirs and results of $$KERNEL from the cache'
 	@echo 'Knobs:'
@@ -176,6 +177,10 @@ bench: setup
 
 apparmor-blobs: setup
 	@kunit/apparmor/blobs
+
+# The README's picture of the flow, drawn by graphviz from docs/flow.dot.
+picture:
+	@dot -Tsvg docs/flow.dot -o docs/flow.svg && echo 'picture: docs/flow.svg'
 
 clean:
 	@tree=$$($(SYNC) --print-tree); rm -rf "$${tree%/src}/build" "$${tree%/$(KERNEL)/src}/results"

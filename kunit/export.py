@@ -1,21 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A cell's results in the formats other tools read: JUnit XML, which
-forges render, and KCIDB v5 JSON (kernelci/kcidb-io, schema v5.0).
-
-kunit.py's JSON has the verdicts but no durations and no logs; both come
-from the cell's console log. A case's duration is the time between the
-console timestamps ([  12.345678], printk.time=1) of the result line
-before it and its own; its log is the console lines in between. A log
-without timestamps gives no durations.
+"""A cell's record (results.py) in the formats other tools read: JUnit
+XML, which forges render, and KCIDB v5 JSON (kernelci/kcidb-io, schema
+v5.0). Durations and console lines come from the record (printk.time=1
+timestamps); a log without timestamps gives no durations.
 """
 
-import hashlib
 import json
 import os
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List
 
 import results
 
@@ -26,140 +20,20 @@ KCIDB_STATUS = {'PASS': 'PASS', 'FAIL': 'FAIL', 'SKIP': 'SKIP', 'ERROR': 'ERROR'
 EXCERPT_MAX = 16384	# KCIDB's maxLength of log_excerpt
 SUFFIXES = ('.junit.xml', '.kcidb.json')
 
-Path = Tuple[str, ...]
-
-_TIME = re.compile(r'^\[\s*(\d+\.\d+)\] ?')
-# The KTAP lines results.skipped() reads too, with the same patterns.
-_SUBTEST = results.SUBTEST
-_RESULT = results.RESULT_LINE
-_KTAP = re.compile(r'^(\s*)K?TAP version \d+$')
-
-
-@dataclass
-class Timed:
-	"""What the log says of one result line."""
-	duration: Optional[float] = None
-	lines: List[str] = field(default_factory=list)
-	reason: str = ''
-	line: int = -1		# its line in the log
-
-
-@dataclass
-class Leaf:
-	"""One reported case or parameter row."""
-	path: Path		# (suite, case) or (suite, case, row)
-	status: str		# kunit.py's: PASS, FAIL, SKIP, ERROR
-	timed: Timed
-
-
-def _level(indent: str) -> int:
-	return len(indent.expandtabs()) // 4
-
-
-def log_results(log: str) -> Dict[Path, Timed]:
-	"""Every result line of a KTAP console log, by path: its duration and
-	the console lines since the result before it at its level."""
-	stack: List[str] = []	# the open groups; stack[k] holds results at level k+1
-	marks: Dict[int, Tuple[int, Optional[float]]] = {}	# level: (line, time) of the last mark
-	lines: List[str] = []
-	out: Dict[Path, Timed] = {}
-	for raw in log.splitlines():
-		m = _TIME.match(raw)
-		t = float(m.group(1)) if m else None
-		line = raw[m.end():] if m else raw
-		lines.append(line)
-		here = len(lines) - 1
-		k = _KTAP.match(line)
-		if k:
-			marks[_level(k.group(1))] = (here, t)
-			continue
-		s = _SUBTEST.match(line)
-		if s:
-			level = _level(s.group(1))
-			del stack[max(level - 1, 0):]
-			stack.append(s.group(2).strip())
-			marks.setdefault(level, (here, t))
-			continue
-		r = _RESULT.match(line)
-		if not r:
-			continue
-		level = _level(r.group(1))
-		del stack[level:]
-		start, t0 = marks.get(level, (here, t))
-		duration = round(t - t0, 6) if t is not None and t0 is not None else None
-		out[tuple(stack) + (r.group(2),)] = Timed(duration, lines[start + 1:here + 1],
-							   r.group(3) or '', here)
-		marks[level] = (here, t)
-		for deeper in [x for x in marks if x > level]:
-			del marks[deeper]
-	return out
-
-
-def leaves(result: dict, timed: Dict[Path, Timed]) -> List[Leaf]:
-	"""The cases and rows of kunit.py's JSON, with what the log adds
-	(timed: its log_results()), in the order the log has them (the JSON
-	lists a suite's plain cases before its parameterised ones)."""
-	out: List[Leaf] = []
-
-	def walk(group: dict, path: Path) -> None:
-		for case in group.get('test_cases', []):
-			p = path + (case['name'],)
-			out.append(Leaf(p, case['status'], timed.get(p, Timed())))
-		for sub in group.get('sub_groups', []):
-			walk(sub, path + (sub['name'],))
-	for suite in result.get('sub_groups', []):
-		walk(suite, (suite['name'],))
-	# A suite with no cases (it failed in init) is reported as a case.
-	for case in result.get('test_cases', []):
-		p = (case['name'],)
-		out.append(Leaf(p, case['status'], timed.get(p, Timed())))
-	# Those the log does not have go last.
-	return sorted(out, key=lambda x: (x.timed.line < 0, x.timed.line))
-
-
-def suite_durations(timed: Dict[Path, Timed]) -> Dict[str, float]:
-	return {p[0]: t.duration for p, t in timed.items()
-		if len(p) == 1 and t.duration is not None}
-
 
 def excerpt(lines: Iterable[str]) -> str:
 	text = '\n'.join(lines).strip('\n') + '\n'
 	return text[-EXCERPT_MAX:] if len(text) > EXCERPT_MAX else text
 
 
-@dataclass
-class CellData:
-	"""Everything the two formats are made from."""
-	name: str
-	kernel: str
-	arch: str
-	package: str
-	boot: str
-	cell: results.Cell
-	leaves: List[Leaf]
-	suite_seconds: Dict[str, float]
-	log: str
-
-
-def load(results_dir: str, name: str, package: str = '') -> Optional[CellData]:
-	"""A cell's files, or None when it has no status file."""
-	result, status, log = results.read_files(results_dir, name)
-	if status is None:
-		return None
-	timed = log_results(log)
-	return CellData(name, status.get('kernel', ''), status.get('arch', ''), package,
-			status.get('boot', ''), results.judge(name, result, status, log),
-			leaves(result or {}, timed), suite_durations(timed), log)
-
-
 # ------------------------------------------------------------------ JUnit
 
-def _case_name(path: Path) -> str:
+def _case_name(path: results.Path) -> str:
 	return path[1] + (f'[{".".join(path[2:])}]' if len(path) > 2 else '') if len(path) > 1 \
 		else path[0]
 
 
-def junit(d: CellData) -> ET.ElementTree:
+def junit(d: results.Run) -> ET.ElementTree:
 	"""<testsuites> for the cell, a <testsuite> per KUnit suite, a
 	<testcase> per case or row; cell-level problems and suites that did
 	not report are errors of their own."""
@@ -173,25 +47,26 @@ def junit(d: CellData) -> ET.ElementTree:
 				suites[name].set('time', f'{d.suite_seconds[name]:.6f}')
 		return suites[name]
 
-	for leaf in d.leaves:
+	for leaf in d.cases:
 		tc = ET.SubElement(suite(leaf.path[0]), 'testcase', classname=f'{d.name}.{leaf.path[0]}',
 				   name=_case_name(leaf.path))
-		if leaf.timed.duration is not None:
-			tc.set('time', f'{leaf.timed.duration:.6f}')
-		if leaf.status == 'SKIP':
-			ET.SubElement(tc, 'skipped', message=leaf.timed.reason)
-		elif leaf.status != 'PASS':
-			tag = 'failure' if leaf.status == 'FAIL' else 'error'
+		if leaf.seconds is not None:
+			tc.set('time', f'{leaf.seconds:.6f}')
+		if leaf.status == results.SKIP:
+			ET.SubElement(tc, 'skipped', message=leaf.reason)
+		elif leaf.status != results.PASS:
+			tag = 'failure' if leaf.status == results.FAIL else 'error'
 			el = ET.SubElement(tc, tag, message=f'{leaf.status}: {"/".join(leaf.path)}')
-			el.text = excerpt(leaf.timed.lines)
-	for name in d.cell.missing:
-		tc = ET.SubElement(suite(name), 'testcase', classname=f'{d.name}.{name}',
+			el.text = excerpt(leaf.log)
+	for p in d.of_kind(results.MISSING):
+		tc = ET.SubElement(suite(p.where), 'testcase', classname=f'{d.name}.{p.where}',
 				   name='(suite)')
-		ET.SubElement(tc, 'error', message=f'suite {name} enabled but did not report')
-	if d.cell.problems:
+		ET.SubElement(tc, 'error', message=p.text)
+	others = cell_problems(d)
+	if others:
 		tc = ET.SubElement(suite('(cell)'), 'testcase', classname=d.name, name='(boot)')
-		el = ET.SubElement(tc, 'error', message=d.cell.problems[0])
-		el.text = '\n'.join(d.cell.problems) + '\n'
+		el = ET.SubElement(tc, 'error', message=others[0])
+		el.text = '\n'.join(others) + '\n'
 	totals = {'tests': 0, 'failures': 0, 'errors': 0, 'skipped': 0}
 	for s in suites.values():
 		cases = s.findall('testcase')
@@ -218,17 +93,23 @@ def path_part(name: str) -> str:
 	return _PATH_PART.sub('_', name).strip('_') or '_'
 
 
-def kcidb(d: CellData) -> dict:
+def cell_problems(d: results.Run) -> List[str]:
+	"""The problems of the whole cell: all but the missing suites."""
+	return [p.text for p in d.problems if p.kind != results.MISSING]
+
+
+def kcidb(d: results.Run) -> dict:
 	"""A KCIDB v5 submission: the checkout (the base kernel package with
 	the overlay), the build of the cell, a test per case or row under
 	kunit.exec.<suite>.<case>[.<row>], a MISS per suite that did not
 	report, and kunit.exec for the whole boot."""
-	run = hashlib.sha256(d.log.encode()).hexdigest()[:12]
-	checkout = f'{ORIGIN}:{d.kernel}'
+	m = d.meta
+	run = d.console_sha[:12]
+	checkout = f'{ORIGIN}:{m.kernel}'
 	build = f'{ORIGIN}:{d.name}:{run}'
-	env = {'comment': f'QEMU {d.arch}, kernel {d.kernel}' +
-		(f' ({d.package})' if d.package else '') + (f', boot {d.boot}' if d.boot else ''),
-	       'misc': {'kernel': d.kernel, 'arch': d.arch, 'boot': d.boot or 'default',
+	env = {'comment': f'QEMU {m.arch}, kernel {m.kernel}' +
+		(f' ({m.package})' if m.package else '') + (f', boot {m.boot}' if m.boot else ''),
+	       'misc': {'kernel': m.kernel, 'arch': m.arch, 'boot': m.boot or 'default',
 			'cell': d.name}}
 	tests: List[dict] = []
 	seen: Dict[str, int] = {}
@@ -239,45 +120,43 @@ def kcidb(d: CellData) -> dict:
 		tests.append({'id': tid, 'build_id': build, 'origin': ORIGIN, 'path': path,
 			      'status': status, 'environment': env, **extra})
 
-	for leaf in d.leaves:
+	for leaf in d.cases:
 		extra: dict = {'comment': '/'.join(leaf.path)}
-		if leaf.timed.duration is not None:
-			extra['duration'] = leaf.timed.duration
-		if leaf.status not in ('PASS', 'SKIP'):
-			extra['log_excerpt'] = excerpt(leaf.timed.lines)
-		if leaf.status == 'SKIP' and leaf.timed.reason:
-			extra['misc'] = {'skip_reason': leaf.timed.reason}
+		if leaf.seconds is not None:
+			extra['duration'] = leaf.seconds
+		if leaf.status not in (results.PASS, results.SKIP):
+			extra['log_excerpt'] = excerpt(leaf.log)
+		if leaf.status == results.SKIP and leaf.reason:
+			extra['misc'] = {'skip_reason': leaf.reason}
 		test('.'.join(['kunit', 'exec'] + [path_part(p) for p in leaf.path]),
 		     KCIDB_STATUS.get(leaf.status, 'ERROR'), **extra)
-	for name in d.cell.missing:
-		test(f'kunit.exec.{path_part(name)}', 'MISS',
-		     comment=f'suite {name} enabled but did not report')
-	verdict = d.cell.total()
-	status = 'ERROR' if d.cell.problems else 'FAIL' if verdict.failed else \
+	for p in d.of_kind(results.MISSING):
+		test(f'kunit.exec.{path_part(p.where)}', 'MISS', comment=p.text)
+	verdict = d.total()
+	others = cell_problems(d)
+	status = 'ERROR' if others else 'FAIL' if verdict.bad() else \
 		'PASS' if verdict.passed else 'SKIP'
-	whole: dict = {'comment': f'{d.name}: {verdict.passed} passed, {verdict.failed} failed, '
+	whole: dict = {'comment': f'{d.name}: {verdict.passed} passed, {verdict.bad()} failed, '
 			f'{verdict.skipped} skipped'}
-	if d.cell.problems:
-		whole['log_excerpt'] = excerpt(d.cell.problems)
+	if others:
+		whole['log_excerpt'] = excerpt(others)
 	if d.suite_seconds:
 		whole['duration'] = round(sum(d.suite_seconds.values()), 6)
 	test('kunit.exec', status, **whole)
 	return {
 		'version': KCIDB_VERSION,
 		'checkouts': [{'id': checkout, 'origin': ORIGIN, 'valid': True,
-			       'comment': d.package or f'linux-source-{d.kernel}'}],
+			       'comment': m.package or f'linux-source-{m.kernel}'}],
 		'builds': [{'id': build, 'checkout_id': checkout, 'origin': ORIGIN,
-			    'architecture': d.arch, 'config_name': d.name,
-			    'status': 'PASS' if d.leaves else 'ERROR'}],
+			    'architecture': m.arch, 'config_name': d.name,
+			    'status': 'PASS' if d.cases else 'ERROR'}],
 		'tests': tests,
 	}
 
 
-def write(results_dir: str, name: str, package: str = '') -> List[str]:
-	"""results/<name>.junit.xml and results/<name>.kcidb.json of a cell."""
-	d = load(results_dir, name, package)
-	if d is None:
-		return []
+def write(results_dir: str, d: results.Run) -> List[str]:
+	"""results/<name>.junit.xml and results/<name>.kcidb.json of a run."""
+	name = d.name
 	paths = [os.path.join(results_dir, name + x) for x in SUFFIXES]
 	junit(d).write(paths[0], encoding='utf-8', xml_declaration=True)
 	with open(paths[1], 'w', encoding='utf-8') as f:

@@ -19,7 +19,6 @@ import functools
 import hashlib
 import importlib.machinery
 import importlib.util
-import json
 import os
 import re
 import shlex
@@ -31,6 +30,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 import common
+import results
 import runner
 
 SRC = os.path.join(common.REPO, 'kunit', 'integration')
@@ -196,30 +196,41 @@ def initramfs(k: common.Kernel, a: common.Arch) -> str:
 
 
 def _kunit_tool(k: common.Kernel):
-	"""The tree's kunit_kernel, kunit_parser and kunit_json modules."""
+	"""The tree's kunit_parser and kunit_json modules."""
 	tool = os.path.join(common.tree_dir(k), 'tools', 'testing', 'kunit')
 	if tool not in sys.path:
 		sys.path.insert(0, tool)
 	import kunit_json  # noqa: E402 pylint: disable=import-outside-toplevel
-	import kunit_kernel  # noqa: E402 pylint: disable=import-outside-toplevel
 	import kunit_parser  # noqa: E402 pylint: disable=import-outside-toplevel
-	return kunit_kernel, kunit_parser, kunit_json
+	return kunit_parser, kunit_json
+
+
+def qemu_params(k: common.Kernel, a: common.Arch):
+	"""The arch's QemuArchParams, from the tree's qemu_configs/<arch>.py:
+	the file kunit.py's --qemu_config takes. kunit_kernel's public
+	LinuxSourceTree.run_kernel() cannot boot this leg (it appends
+	kunit.enable=1 and kunit_shutdown=reboot, which would end the boot
+	before init ran), so the leg reads the same parameters and starts
+	QEMU as kunit_kernel does."""
+	configs = os.path.join(common.tree_dir(k), 'tools', 'testing', 'kunit', 'qemu_configs')
+	path = os.path.join(configs, a.name + '.py')
+	if not os.path.isfile(path):
+		raise common.UsageError(f'no {path} in the tree')
+	# Named as kunit_kernel names it, so that its relative import works.
+	spec = importlib.util.spec_from_file_location(
+		'.' + os.path.join('qemu_configs', os.path.basename(path)), path)
+	config = importlib.util.module_from_spec(spec)
+	_kunit_tool(k)	# qemu_config.py on the path
+	spec.loader.exec_module(config)
+	return config.QEMU_ARCH
 
 
 def qemu_command(k: common.Kernel, a: common.Arch, build: str, cpio: str,
 		 args: List[str]) -> List[str]:
-	"""The QEMU command of kunit.py for the arch (qemu_configs/<arch>.py), with
-	the initramfs, and without kunit_shutdown=: KUnit is off here, and its
-	shutdown would come before init ran."""
-	kunit_kernel, _, _ = _kunit_tool(k)
-	path = kunit_kernel._default_qemu_config_path(a.name)  # pylint: disable=protected-access
-	# Loaded as kunit_kernel loads it, so that its relative import works
-	spec = importlib.util.spec_from_file_location(
-		'.' + os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path)),
-		path)
-	config = importlib.util.module_from_spec(spec)
-	spec.loader.exec_module(config)
-	q = config.QEMU_ARCH
+	"""The QEMU command of kunit.py for the arch, with the initramfs, and
+	without kunit_shutdown=: KUnit is off here, and its shutdown would
+	come before init ran."""
+	q = qemu_params(k, a)
 	extra = list(q.extra_qemu_params)
 	# qboot cannot resume from S3, which the suspend case needs: the
 	# default firmware (SeaBIOS) can.
@@ -256,11 +267,11 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 	"""Boot the cell's kernel with the initramfs; write results/<name>.*."""
 	build = common.build_dir(k, a)
 	name = run_name(k, a, b)
-	json_path, status_path, log_path = runner.result_paths(name)
+	json_path, log_path = runner.result_paths(name)
 	cpio = initramfs(k, a)
 	if not os.path.exists(os.path.join(build, '.config')):
 		raise common.UsageError(f'no kernel built in {build} (run make test ARCH={a.name})')
-	problems: List[str] = []
+	problems: List[results.Problem] = []
 	cmd = qemu_command(k, a, build, cpio, kernel_args(b))
 	print(f'integration: {" ".join(shlex.quote(x) for x in cmd)}', flush=True)
 	started = time.monotonic()
@@ -273,37 +284,27 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 		proc.kill()
 		text, _ = proc.communicate()
 		rc = 124
-		problems.append(f'the guest did not power off within {min(timeout, MAX_TIMEOUT)} s')
+		problems.append(results.Problem(results.HUNG, '', 'the guest did not power off '
+						f'within {min(timeout, MAX_TIMEOUT)} s'))
 	seconds = time.monotonic() - started
 	with open(log_path, 'w', encoding='utf-8') as f:
 		f.write(text)
 	lines = text.splitlines()
 	if 'reboot: Power down' not in text and not problems:
-		problems.append('the guest did not power off (panic or crash)')
+		problems.append(results.Problem(results.CRASHED, '',
+						'the guest did not power off (panic or crash)'))
 		rc = rc or 1
 	if problems:
-		problems[-1] += '; its last console lines: ' + ' | '.join(
+		problems[-1].text += '; its last console lines: ' + ' | '.join(
 			x.strip() for x in lines[-TAIL:])
-	_, kunit_parser, kunit_json = _kunit_tool(k)
+	kunit_parser, kunit_json = _kunit_tool(k)
 	test = kunit_parser.parse_run_tests([x + '\n' for x in ktap_lines(lines)])
 	with open(json_path, 'w', encoding='utf-8') as f:
 		f.write(kunit_json.get_json_result(
 			test, kunit_json.Metadata(arch=a.name, def_config=LEG, build_dir=build)))
-	status = {
-		'kernel': k.version,
-		'arch': a.name,
-		'rc': rc,
-		'expected_suites': [f'integration_{c}' for c in b.cases],
-		'log': log_path,
-		'filter': '',
-		'rows': [],
-		'boot': b.name,
-		'no_skips': False,
-		'problems': problems,
-		'seconds': round(seconds, 1),
-	}
-	with open(status_path, 'w', encoding='utf-8') as f:
-		json.dump(status, f, indent=1)
-	runner.write_exports(k, name)
+	meta = results.Meta(kernel=k.version, arch=a.name, package=runner.package(k), boot=b.name,
+			    rc=rc, log=log_path, expected=[f'integration_{c}' for c in b.cases],
+			    seconds=round(seconds, 1))
+	runner.write_exports(results.record(common.results_dir(), name, meta, json_path, problems))
 	print(f'integration: {name}: boot to verdict {seconds:.1f} s', flush=True)
 	return 0 if test.ok_status() and not problems else 1

@@ -128,16 +128,16 @@ def run_one(k: common.Kernel, a: common.Arch, m: Mutant, jobs: int, timeout: int
 		runner.run(k, a, jobs, timeout, [] if b else [m.suites], flavour, b, name)
 	finally:
 		apply(k, None)
-	cell = results.load(common.results_dir(), name)
-	if any(p.startswith('no results') for p in cell.problems):
-		return Outcome(m, NO_BUILD, cell.problems)
-	if not cell.suites and cell.problems:
+	run = results.load(common.results_dir(), name)
+	if run.of_kind(results.NO_RESULTS, results.NOT_RUN):
+		return Outcome(m, NO_BUILD, [p.text for p in run.problems])
+	if not run.cases and run.problems:
 		return Outcome(m, KILLED, ['the kernel crashed before any suite reported'])
-	if not cell.suites:
+	if not run.cases:
 		return Outcome(m, SURVIVED, [f'no suite matched {b.filter if b else m.suites}'])
-	if cell.total().failed:
-		return Outcome(m, KILLED, cell.failures + cell.problems + cell.missing)
-	return Outcome(m, SURVIVED, [f'{m.suites}: {cell.total()} passed/failed/skipped'])
+	if run.total().bad():
+		return Outcome(m, KILLED, run.failures() + [p.text for p in run.problems])
+	return Outcome(m, SURVIVED, [f'{m.suites}: {run.total()} passed/failed/skipped'])
 
 
 def table(outcomes: List[Outcome]) -> List[str]:

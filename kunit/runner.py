@@ -2,13 +2,13 @@
 """Run kunit.py in the synced tree for one kernel x arch cell.
 
 The command is kunit.py's own; this module only chooses its arguments
-(the repo's .kunitconfig plus the arch fragment, the cached build dir,
-ccache, the JSON result file) and records what the results summary needs
-to judge the cell: kunit.py's exit code and the suites the config enables.
+(the .kunitconfig beside each suite, the fragments of kunit/configs/, the
+cached build dir, ccache, the JSON result file) and records the run
+(results.record): kunit.py's exit code, and the suites the built kernel
+registers (registered.py), each of which must report.
 """
 
 import fnmatch
-import json
 import os
 import re
 import shlex
@@ -20,20 +20,20 @@ from typing import Dict, List, Optional, Tuple
 
 import common
 import export
+import matrix
 import overlay
+import registered
 import results
 
 CONFIGS = os.path.join(common.REPO, 'kunit', 'configs')
-SUITES = os.path.join(common.REPO, 'kunit', 'suites')
-BOOTS = os.path.join(common.REPO, 'kunit', 'boots')
-KUNITCONFIG = os.path.join(common.REPO, '.kunitconfig')
-INTEGRATION = 'integration'
+BOOTS = matrix.BOOTS_FILE
+INTEGRATION = matrix.INTEGRATION
 
 
 # The debug leg: its own build dir, with kunit/configs/debug.config on top
 # (KASAN, UBSAN, KFENCE, lockdep, debug objects, fault injection), every
 # KASAN report printed, not only the first.
-DEBUG = 'debug'
+DEBUG = matrix.DEBUG
 DEBUG_KERNEL_ARGS = ['kasan_multi_shot']
 
 # The debug leg's self-test: the canary suite reads past a buffer when
@@ -43,44 +43,41 @@ CANARY_SUITE = 'debug_canary'
 CANARY_ARG = 'debug_canary_kunit.oob=1'
 
 
+def suite_configs() -> List[str]:
+	"""The .kunitconfig beside each suite: one per overlay folder that has
+	suites, as drivers/gpu/drm/tests/.kunitconfig is in the kernel."""
+	out = []
+	for d in matrix.OVERLAY_DIRS:
+		for root, subdirs, names in os.walk(os.path.join(common.REPO, d)):
+			subdirs.sort()
+			if '.kunitconfig' in names:
+				out.append(os.path.join(root, '.kunitconfig'))
+	return out
+
+
 def kunitconfigs(k: common.Kernel, a: common.Arch, flavour: str = '') -> List[str]:
-	"""The kunitconfig files of a cell: the repo's; the fragments of its
-	kernel (options only one base has), arch, and kernel-arch; then the
-	debug leg's, or the integration leg's (in the normal build, so that
-	the leg boots the kernel that make test built, and in the mutants')."""
+	"""The kunitconfig files of a cell: the suites' own; the fragments of
+	its kernel (options only one base has), arch, and kernel-arch; then
+	the debug leg's, or the integration leg's (in the normal build, so
+	that the leg boots the kernel that make test built, and in the
+	mutants')."""
 	fragments = [k.version, a.name, f'{k.version}-{a.name}']
 	fragments.append(DEBUG if flavour == DEBUG else INTEGRATION)
 	paths = [os.path.join(CONFIGS, f'{name}.config') for name in fragments]
-	return [KUNITCONFIG] + [p for p in paths if os.path.exists(p)]
+	return suite_configs() + [p for p in paths if os.path.exists(p)]
 
 
-def enabled_symbols(paths: List[str]) -> List[str]:
-	"""CONFIG_ symbols set to y or m in kconfig fragments, in order."""
-	symbols = []
+_ROWS = re.compile(r'^#\s*@rows\s+(\S+)\s*$', re.M)
+
+
+def row_cases(paths: List[str]) -> List[str]:
+	"""The SUITE.CASE of each "# @rows SUITE.CASE" line of the kunitconfigs:
+	the results table lists which rows of that case ran and which skipped."""
+	out = []
 	for path in paths:
 		with open(path, encoding='utf-8') as f:
-			for line in f:
-				m = re.match(r'CONFIG_(\w+)=[ym]\s*$', line)
-				if m:
-					symbols.append(m.group(1))
-	return symbols
-
-
-def suite_table(path: str = SUITES) -> Dict[str, List[str]]:
-	"""Config symbol -> the suites it registers, from kunit/suites."""
-	table: Dict[str, List[str]] = {}
-	with open(path, encoding='utf-8') as f:
-		for line in f:
-			words = line.split('#', 1)[0].split()
-			if words and not words[0].startswith('@'):
-				table[words[0]] = words[1:]
-	return table
-
-
-def row_cases(path: str = SUITES) -> List[str]:
-	"""The SUITE.CASE names of kunit/suites' @rows lines."""
-	with open(path, encoding='utf-8') as f:
-		return [w[1] for w in (line.split() for line in f) if len(w) == 2 and w[0] == '@rows']
+			out.extend(_ROWS.findall(f.read()))
+	return out
 
 
 @dataclass
@@ -106,11 +103,13 @@ def boot(name: str, path: str = BOOTS) -> Boot:
 	return table[name]
 
 
-def expected_suites(paths: List[str], table: Dict[str, List[str]]) -> List[str]:
-	suites: List[str] = []
-	for sym in enabled_symbols(paths):
-		suites.extend(s for s in table.get(sym, []) if s not in suites)
-	return suites
+def expected_suites(build: str, extra: List[str]) -> List[str]:
+	"""The suites the kernel in build registers that the filter lets run:
+	each must report. None of a kernel that did not build."""
+	try:
+		return filter_suites(registered.suites(os.path.join(build, 'vmlinux')), extra)
+	except (OSError, registered.NoSuites):
+		return []
 
 
 def filter_suites(suites: List[str], extra: List[str]) -> List[str]:
@@ -185,13 +184,14 @@ def run_name(k: common.Kernel, a: common.Arch, flavour: str = '',
 	return '-'.join([common.cell(k, a)] + [x for x in (flavour, b.name if b else '') if x])
 
 
-def result_paths(name: str) -> Tuple[str, str, str]:
-	"""results/<name>.json, .status.json and .log, none of them (nor the
+def result_paths(name: str) -> Tuple[str, str]:
+	"""results/<name>.json and .log, none of them (nor the record and the
 	exports) left from an earlier run."""
 	out = common.results_dir()
 	os.makedirs(out, exist_ok=True)
-	paths = tuple(os.path.join(out, name + x) for x in ('.json', '.status.json', '.log'))
-	for stale in paths + tuple(os.path.join(out, name + x) for x in export.SUFFIXES):
+	paths = tuple(os.path.join(out, name + x) for x in ('.json', '.log'))
+	for stale in paths + tuple(os.path.join(out, name + x)
+				   for x in (results.SUFFIX,) + export.SUFFIXES):
 		if os.path.exists(stale):
 			os.unlink(stale)
 	return paths
@@ -200,7 +200,7 @@ def result_paths(name: str) -> Tuple[str, str, str]:
 def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	extra: List[str], flavour: str = '', b: Optional[Boot] = None,
 	name: Optional[str] = None) -> int:
-	"""Run one cell; write results/<name>.{json,status.json,log}."""
+	"""Run one cell; write results/<name>.{json,log,run.json} and the exports."""
 	if b and any(not x.startswith('-') for x in extra):
 		raise common.UsageError(f'boot {b.name} has its own filter ({b.filter})')
 	tree = common.tree_dir(k)
@@ -210,7 +210,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	name = name or run_name(k, a, flavour, b)
 	if b:
 		extra = b.args() + extra
-	json_path, status_path, log_path = result_paths(name)
+	json_path, log_path = result_paths(name)
 	args = kunit_args(k, a, build, json_path, jobs, timeout, extra, flavour)
 	print(f'run: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
 	rc = subprocess.run([sys.executable, *args], cwd=tree, env=ccache_env(dict(os.environ)),
@@ -219,35 +219,30 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	log = os.path.join(build, 'test.log')
 	if os.path.exists(log):
 		shutil.copyfile(log, log_path)
-	status = {
-		'kernel': k.version,
-		'arch': a.name,
-		'rc': rc,
-		'expected_suites': filter_suites(expected_suites(kunitconfigs(k, a, flavour),
-								  suite_table()), extra),
-		'log': log_path,
-		'filter': ' '.join(extra),
-		'rows': row_cases(),
-		'boot': b.name if b else '',
-		'no_skips': bool(b),
-	}
-	with open(status_path, 'w', encoding='utf-8') as f:
-		json.dump(status, f, indent=1)
-	write_exports(k, name)
+	meta = results.Meta(kernel=k.version, arch=a.name, package=package(k),
+			    boot=b.name if b else '', rc=rc, log=log_path, filter=' '.join(extra),
+			    expected=expected_suites(build, extra),
+			    rows=row_cases(kunitconfigs(k, a, flavour)), no_skips=bool(b))
+	write_exports(results.record(common.results_dir(), name, meta, json_path))
 	return rc
 
 
-def write_exports(k: common.Kernel, name: str) -> None:
-	"""The cell's JUnit XML and KCIDB JSON beside its results."""
+def package(k: common.Kernel) -> str:
+	"""The base's package and its installed version, as the exports name it."""
 	version = common.package_version(k.package)
-	export.write(common.results_dir(), name, f'{k.package} {version}' if version else k.package)
+	return f'{k.package} {version}' if version else k.package
 
 
-def canary_caught(cell: results.Cell) -> Optional[str]:
-	"""The KASAN report of the canary suite in a canary cell, if any."""
-	for p in cell.problems:
-		if p.startswith(f'kernel report in {CANARY_SUITE}:') and 'KASAN' in p:
-			return p
+def write_exports(run: results.Run) -> None:
+	"""The run's JUnit XML and KCIDB JSON beside its record."""
+	export.write(common.results_dir(), run)
+
+
+def canary_caught(run: results.Run) -> Optional[str]:
+	"""The KASAN report of the canary suite in a canary run, if any."""
+	for p in run.of_kind(results.REPORT):
+		if p.where == CANARY_SUITE and 'KASAN' in p.text:
+			return p.text
 	return None
 
 
@@ -256,11 +251,11 @@ def canary(k: common.Kernel, a: common.Arch, jobs: int, timeout: int) -> int:
 	b = Boot(CANARY, CANARY_SUITE, [CANARY_ARG])
 	name = run_name(k, a, DEBUG, b)
 	run(k, a, jobs, timeout, [], DEBUG, b, name)
-	cell = results.load(common.results_dir(), name)
-	caught = canary_caught(cell)
+	run_ = results.load(common.results_dir(), name)
+	caught = canary_caught(run_)
 	if caught:
 		print(f'canary: {name}: the deliberate out-of-bounds read failed the leg: {caught}')
 		return 0
 	print(f'canary: {name}: FAILED: the deliberate out-of-bounds read went unreported '
-	      f"({'; '.join(cell.problems + cell.failures) or 'the cell passed'})")
+	      f"({'; '.join([p.text for p in run_.problems] + run_.failures()) or 'the run passed'})")
 	return 1

@@ -21,6 +21,9 @@ from typing import Dict, Iterable, List, Optional, Tuple
 import overlay
 
 
+KUNITCONFIG = '.kunitconfig'
+
+
 class SeriesError(Exception):
 	"""The series cannot be made: the message is one line."""
 
@@ -110,6 +113,18 @@ def carried(patches: List[str], files: Iterable[str],
 							  f'{os.path.basename(p)}')
 				owner[path] = p
 				out[p].append(path)
+	# A suite directory's .kunitconfig goes with the first patch that
+	# declares a symbol it sets.
+	for path in sorted(f for f in files if os.path.basename(f) == KUNITCONFIG):
+		if path in owner or not contents:
+			continue
+		syms = re.findall(r'^CONFIG_(\w+)=', (contents[path].data or b'').decode(), re.M)
+		for p in patches:
+			if any(re.match(rf'\s*config ({"|".join(syms)})\s*$', line)
+			       for line in added_lines(p)):
+				owner[path] = p
+				out[p].append(path)
+				break
 	grew = True
 	while contents and grew:
 		grew = False

@@ -154,3 +154,38 @@ class FakeTreeCase(unittest.TestCase):
 	def git(self, *args: str) -> str:
 		return subprocess.run(['git', '-C', self.tree, *args], capture_output=True,
 				      text=True, check=True).stdout
+
+
+def kconfig(paths) -> Dict[str, str]:
+	"""CONFIG_ symbol -> value over kconfig fragments, parsed by the synced
+	6.12 tree's tools/testing/kunit/kunit_config.py (later files win)."""
+	import common  # pylint: disable=import-outside-toplevel
+	tool = os.path.join(common.tree_dir(common.kernel('6.12')), 'tools', 'testing', 'kunit')
+	if not os.path.isfile(os.path.join(tool, 'kunit_config.py')):
+		raise unittest.SkipTest(f'no synced tree with kunit_config.py at {tool} (make sync)')
+	if tool not in sys.path:
+		sys.path.append(tool)
+	import kunit_config  # pylint: disable=import-outside-toplevel
+	out: Dict[str, str] = {}
+	for path in paths:
+		for entry in kunit_config.parse_file(path).as_entries():
+			out[entry.name] = entry.value
+	return out
+
+
+def declared_suites() -> Dict[str, str]:
+	"""Suite name -> the overlay C file that declares it."""
+	import re  # pylint: disable=import-outside-toplevel
+	import common  # pylint: disable=import-outside-toplevel
+	out: Dict[str, str] = {}
+	for d in common.OVERLAY_DIRS:
+		for root, _, names in os.walk(os.path.join(common.REPO, d)):
+			for name in names:
+				if name.endswith('.c'):
+					with open(os.path.join(root, name), encoding='utf-8') as f:
+						text = f.read()
+					for m in re.finditer(r'struct kunit_suite \w+ = \{\s*\.name = "([^"]+)"',
+							     text):
+						out[m.group(1)] = os.path.relpath(os.path.join(root, name),
+										  common.REPO)
+	return out

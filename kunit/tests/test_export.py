@@ -4,7 +4,8 @@
 data/export/ holds a known-good sample: a console log (with a
 parameterised case, a kernel message between two rows, a failure, a
 skip), kunit.py's JSON of it (made by the tree's kunit_parser) and a
-status naming a suite that did not report, with the JUnit and KCIDB
+meta.json (what the runner knew: results.Meta) naming a suite that did
+not report, with the JUnit and KCIDB
 files that cell must give. The KCIDB output is also validated against
 data/kcidb-v5.schema.json (python3-jsonschema), the JUnit output
 against the rules forges read it by.
@@ -20,6 +21,7 @@ import xml.etree.ElementTree as ET
 
 import helpers  # noqa: F401  (puts kunit/ on sys.path)
 import export
+import results
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')
 SAMPLE = os.path.join(DATA, 'export')
@@ -71,13 +73,12 @@ class Sample(unittest.TestCase):
 		self.addCleanup(shutil.rmtree, self.dir)
 		for name in os.listdir(SAMPLE):
 			shutil.copy(os.path.join(SAMPLE, name), self.dir)
-		status = os.path.join(self.dir, CELL + '.status.json')
-		with open(status, encoding='utf-8') as f:
-			s = json.load(f)
-		s['log'] = os.path.join(self.dir, s['log'])
-		with open(status, 'w', encoding='utf-8') as f:
-			json.dump(s, f)
-		self.paths = export.write(self.dir, CELL, PACKAGE)
+		with open(os.path.join(SAMPLE, 'meta.json'), encoding='utf-8') as f:
+			meta = results.Meta(**json.load(f))
+		meta.log = os.path.join(self.dir, meta.log)
+		meta.package = PACKAGE
+		run = results.record(self.dir, CELL, meta, os.path.join(self.dir, CELL + '.json'))
+		self.paths = export.write(self.dir, run)
 
 	def read(self, path):
 		with open(path, encoding='utf-8') as f:
@@ -153,8 +154,8 @@ class Sample(unittest.TestCase):
 class Log(unittest.TestCase):
 	def test_results_without_timestamps_have_no_duration(self):
 		log = 'KTAP version 1\n1..1\n    # Subtest: s\n    1..1\n    ok 1 c\nok 1 s\n'
-		timed = export.log_results(log)
-		self.assertIsNone(timed[('s', 'c')].duration)
+		timed = results.scan(log).results
+		self.assertIsNone(timed[('s', 'c')].seconds)
 		self.assertEqual(timed[('s', 'c')].lines[-1], '    ok 1 c')
 
 	def test_nested_rows_and_their_case(self):
@@ -162,11 +163,11 @@ class Log(unittest.TestCase):
 		       '[ 1.0]     # Subtest: s\n[ 1.0]     1..1\n[ 1.5]         KTAP version 1\n'
 		       '[ 1.5]         # Subtest: c\n[ 2.0]         ok 1 r1\n'
 		       '[ 4.0]         not ok 2 r2\n[ 4.0]     not ok 1 c\n[ 4.0] not ok 1 s\n')
-		timed = export.log_results(log)
-		self.assertEqual(timed[('s', 'c', 'r1')].duration, 0.5)
-		self.assertEqual(timed[('s', 'c', 'r2')].duration, 2.0)
-		self.assertEqual(timed[('s', 'c')].duration, 3.0)
-		self.assertEqual(timed[('s',)].duration, 3.0)
+		timed = results.scan(log).results
+		self.assertEqual(timed[('s', 'c', 'r1')].seconds, 0.5)
+		self.assertEqual(timed[('s', 'c', 'r2')].seconds, 2.0)
+		self.assertEqual(timed[('s', 'c')].seconds, 3.0)
+		self.assertEqual(timed[('s',)].seconds, 3.0)
 
 	def test_path_parts_are_kcidb_names(self):
 		self.assertEqual(export.path_part('on: 1.5 s, 1 day'), 'on_1_5_s_1_day')

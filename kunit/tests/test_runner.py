@@ -7,7 +7,7 @@ import subprocess
 import tempfile
 import unittest
 
-from helpers import KUNIT
+from helpers import KUNIT, declared_suites, kconfig
 
 import common
 import results
@@ -34,7 +34,8 @@ class Arguments(unittest.TestCase):
 	def test_x86_64_boots_with_cpu_max(self):
 		args = runner.kunit_args(common.kernel('6.12'), common.arch('x86_64'), '/b', None, 2, 60, [])
 		self.assertIn('--qemu_args=-cpu max', args)
-		self.assertIn(f'--kunitconfig={runner.KUNITCONFIG}', args)
+		for path in runner.suite_configs():
+			self.assertIn(f'--kunitconfig={path}', args)
 		self.assertIn('--make_options=CC=ccache gcc', args)
 
 	def test_filter_glob_narrows_expected_suites(self):
@@ -55,31 +56,34 @@ class Debug(unittest.TestCase):
 		self.assertFalse(any('debug.config' in x or 'kasan' in x for x in plain))
 
 	def test_debug_fragment_has_the_checkers_of_the_leg(self):
-		syms = runner.enabled_symbols([os.path.join(runner.CONFIGS, 'debug.config')])
+		syms = kconfig([os.path.join(runner.CONFIGS, 'debug.config')])
 		for sym in ('KASAN', 'KASAN_GENERIC', 'UBSAN_BOUNDS', 'UBSAN_SHIFT', 'KFENCE',
 			    'PROVE_LOCKING', 'DEBUG_OBJECTS_TIMERS', 'DEBUG_ATOMIC_SLEEP',
 			    'FAILSLAB', 'FAIL_PAGE_ALLOC', 'DEBUG_CANARY_KUNIT_TEST'):
 			self.assertIn(sym, syms)
 
-	def test_only_the_debug_leg_expects_the_canary(self):
-		table = runner.suite_table()
+	def test_only_the_debug_leg_builds_the_canary(self):
 		k, a = common.kernel('6.12'), common.arch('arm64')
-		self.assertIn(runner.CANARY_SUITE,
-			      runner.expected_suites(runner.kunitconfigs(k, a, runner.DEBUG), table))
-		self.assertNotIn(runner.CANARY_SUITE,
-				 runner.expected_suites(runner.kunitconfigs(k, a), table))
+		self.assertEqual(kconfig(runner.kunitconfigs(k, a, runner.DEBUG)).get(
+			'DEBUG_CANARY_KUNIT_TEST'), 'y')
+		self.assertNotIn('DEBUG_CANARY_KUNIT_TEST', kconfig(runner.kunitconfigs(k, a)))
 
 	def test_canary_is_caught_only_by_a_kasan_report_in_its_suite(self):
-		def cell(*problems):
-			return results.Cell('c', problems=list(problems))
-		kasan = ('kernel report in debug_canary: BUG: KASAN: slab-out-of-bounds in '
-			 'debug_canary_test+0x1/0x2')
-		self.assertEqual(runner.canary_caught(cell('x', kasan)), kasan)
-		self.assertIsNone(runner.canary_caught(cell()))
+		def run(*problems):
+			return results.Run('c', results.Meta(), problems=list(problems))
+
+		def report(suite, line):
+			return results.Problem(results.REPORT, suite, f'kernel report in {suite}: {line}')
+		kasan = report('debug_canary', 'BUG: KASAN: slab-out-of-bounds in debug_canary_test+0x1')
+		other = results.Problem(results.EXIT, '', 'x')
+		self.assertEqual(runner.canary_caught(run(other, kasan)), kasan.text)
+		self.assertIsNone(runner.canary_caught(run()))
 		self.assertIsNone(runner.canary_caught(
-			cell('kernel report in sm4_lib: BUG: KASAN: use-after-free in x')))
+			run(report('sm4_lib', 'BUG: KASAN: use-after-free in x'))))
 		self.assertIsNone(runner.canary_caught(
-			cell('kernel report in debug_canary: WARNING: CPU: 0 PID: 1 at x')))
+			run(report('debug_canary', 'WARNING: CPU: 0 PID: 1 at x'))))
+		self.assertIsNone(runner.canary_caught(run(results.Problem(
+			results.EXIT, 'debug_canary', 'kernel report in debug_canary: BUG: KASAN: x'))))
 
 
 def cells():
@@ -87,42 +91,48 @@ def cells():
 
 
 class Configs(unittest.TestCase):
-	def test_every_enabled_test_symbol_names_its_suites(self):
-		table = runner.suite_table()
-		for k, a in cells():
-			for sym in runner.enabled_symbols(runner.kunitconfigs(k, a, runner.DEBUG)):
-				if re.search(r'(KUNIT_TEST|_TEST)$', sym):
-					with self.subTest(cell=common.cell(k, a), symbol=sym):
-						self.assertIn(sym, table, 'add it to kunit/suites')
+	def test_every_suite_has_a_kunitconfig_beside_it(self):
+		configs = {os.path.dirname(p) for p in runner.suite_configs()}
+		for suite, path in declared_suites().items():
+			if suite == runner.CANARY_SUITE:
+				continue	# the debug leg's, in kunit/configs/debug.config
+			with self.subTest(suite=suite):
+				self.assertIn(os.path.dirname(os.path.join(common.REPO, path)), configs)
 
-	def test_every_suites_row_is_enabled_somewhere(self):
-		enabled = set()
-		for k, a in cells():
-			enabled.update(runner.enabled_symbols(runner.kunitconfigs(k, a, runner.DEBUG)))
-		for sym in runner.suite_table():
-			with self.subTest(symbol=sym):
-				self.assertIn(sym, enabled)
+	def test_each_suite_kunitconfig_builds_a_test_of_its_folder(self):
+		for path in runner.suite_configs():
+			with self.subTest(config=os.path.relpath(path, common.REPO)):
+				syms = [x for x, v in kconfig([path]).items()
+					if v == 'y' and re.search(r'_TEST$', x)]
+				self.assertTrue(syms)
+
+	def test_rows_name_a_case_of_a_declared_suite(self):
+		rows = runner.row_cases(runner.suite_configs())
+		self.assertIn('sm4_drivers.sm4_kat_test', rows)
+		for row in rows:
+			with self.subTest(row=row):
+				self.assertIn(row.split('.')[0], declared_suites())
 
 	def test_kernel_and_kernel_arch_fragments_join_their_cells_only(self):
 		names = {(k.version, a.name): [os.path.basename(p) for p in runner.kunitconfigs(k, a)]
 			 for k, a in cells()}
+		suites = ['.kunitconfig'] * len(runner.suite_configs())
 		self.assertEqual(names[('6.1', 'x86_64')],
-				 ['.kunitconfig', '6.1.config', 'x86_64.config', 'integration.config'])
+				 suites + ['6.1.config', 'x86_64.config', 'integration.config'])
 		self.assertEqual(names[('6.12', 'arm64')],
-				 ['.kunitconfig', '6.12.config', 'arm64.config', '6.12-arm64.config',
-				  'integration.config'])
-		self.assertNotIn('CRYPTO_CFB', runner.enabled_symbols(
+				 suites + ['6.12.config', 'arm64.config', '6.12-arm64.config',
+					   'integration.config'])
+		self.assertNotIn('CRYPTO_CFB', kconfig(
 			runner.kunitconfigs(common.kernel('6.12'), common.arch('x86_64'))))
 
-	def test_arch_fragments_do_not_contradict_kunitconfig(self):
-		def options(path):
-			with open(path, encoding='utf-8') as f:
-				return re.findall(r'^(CONFIG_\w+)=(\S+)', f.read(), re.M)
-		base = dict(options(runner.KUNITCONFIG))
+	def test_fragments_of_a_cell_do_not_contradict_each_other(self):
 		for k, a in cells():
-			for path in runner.kunitconfigs(k, a)[1:]:
-				for sym, val in options(path):
-					self.assertEqual(base.get(sym, val), val, f'{path}: {sym}')
+			for flavour in ('', runner.DEBUG):
+				seen = {}
+				for path in runner.kunitconfigs(k, a, flavour):
+					for sym, val in kconfig([path]).items():
+						with self.subTest(cell=common.cell(k, a), path=path, sym=sym):
+							self.assertEqual(seen.setdefault(sym, val), val)
 
 
 class Boots(unittest.TestCase):
@@ -132,11 +142,8 @@ class Boots(unittest.TestCase):
 		self.addCleanup(os.unlink, f.name)
 		return f.name
 
-	def test_kept_boots_have_a_filter_that_matches_an_enabled_suite(self):
-		table = runner.suite_table()
-		enabled = [s for sym in runner.enabled_symbols(runner.kunitconfigs(
-			common.kernel('6.12'), common.arch('x86_64')))
-			   for s in table.get(sym, [])]
+	def test_kept_boots_have_a_filter_that_matches_a_declared_suite(self):
+		enabled = sorted(declared_suites())
 		boots = runner.boot_table()
 		self.assertIn('mono-suspend', boots)
 		for b in boots.values():
