@@ -68,7 +68,7 @@ CHECK_DIRS: Tuple[str, ...] = OVERLAY_DIRS + ('kunit/integration',)
 PACKAGES: Tuple[str, ...] = (
 	'gcc', 'libc6-dev', 'make', 'flex', 'bison', 'bc', 'libelf-dev', 'libssl-dev',
 	'python3', 'perl', 'ccache', 'cpio', 'patch', 'xz-utils', 'git', 'python3-ply',
-	'python3-git', 'python3-yaml', 'python3-jsonschema', 'graphviz',
+	'python3-git', 'python3-yaml', 'python3-jsonschema', 'python3-pyelftools', 'graphviz',
 	'qemu-system-x86', 'qemu-system-arm', 'gcc-aarch64-linux-gnu',
 	'binutils-aarch64-linux-gnu', 'libc6-dev-arm64-cross', 'apparmor')
 
