@@ -268,6 +268,8 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 	build = common.build_dir(k, a)
 	name = run_name(k, a, b)
 	json_path, log_path = runner.result_paths(name)
+	print(f'cell {name}: started', flush=True)
+	cell_started = time.monotonic()
 	cpio = initramfs(k, a)
 	if not os.path.exists(os.path.join(build, '.config')):
 		raise common.UsageError(f'no kernel built in {build} (run make test ARCH={a.name})')
@@ -305,6 +307,8 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 	meta = results.Meta(kernel=k.version, arch=a.name, package=runner.package(k), boot=b.name,
 			    rc=rc, log=log_path, expected=[f'integration_{c}' for c in b.cases],
 			    seconds=round(seconds, 1))
-	runner.write_exports(results.record(common.results_dir(), name, meta, json_path, problems))
+	run_ = results.record(common.results_dir(), name, meta, json_path, problems)
+	runner.write_exports(run_)
+	runner.ended(run_, cell_started)
 	print(f'integration: {name}: boot to verdict {seconds:.1f} s', flush=True)
 	return 0 if test.ok_status() and not problems else 1

@@ -423,3 +423,17 @@ def sync(tree: str, source: Source, overlay: Dict[str, Content],
 		if not dry_run:
 			execute(tree, result)
 		return result
+
+
+def tree_key(tree: str) -> str:
+	"""A hash of the tree's content: the package version, every change to
+	a tracked file (git diff, which only reads files whose stat changed)
+	and every file the sync manages. Any edit, by the sync or by hand, of
+	a tracked or managed file changes it."""
+	h = hashlib.sha256()
+	h.update((tree_version(tree) or '').encode() + b'\0')
+	h.update(_git(tree, 'diff', '--no-ext-diff', '--no-renames', '--binary'))
+	manifest = _read_json(os.path.join(_state(tree), 'manifest.json'), {})
+	for path in sorted(manifest):
+		h.update(b'\0' + path.encode() + b'\0' + (_sha_file(os.path.join(tree, path)) or '').encode())
+	return h.hexdigest()

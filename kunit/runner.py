@@ -15,6 +15,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
@@ -22,8 +23,10 @@ import common
 import export
 import matrix
 import overlay
+import progress
 import registered
 import results
+import stamp
 
 CONFIGS = os.path.join(common.REPO, 'kunit', 'configs')
 BOOTS = matrix.BOOTS_FILE
@@ -157,18 +160,45 @@ def kunit_args(k: common.Kernel, a: common.Arch, build: str, json_path: Optional
 	return args + extra
 
 
+# What a build reads besides the tree and the kunitconfig files: the
+# arguments that reach make, and the compilers.
+_BUILD_ARGS = ('--arch=', '--build_dir=', '--make_options=', '--cross_compile=')
+
+
+def build_key(k: common.Kernel, a: common.Arch, tree: str, args: List[str]) -> str:
+	"""stamp.inputs() of the build that args ask for."""
+	configs = [x.split('=', 1)[1] for x in args if x.startswith('--kunitconfig=')]
+	return stamp.inputs(tree, configs, [x for x in args if x.startswith(_BUILD_ARGS)],
+			    [a.cross_compile + 'gcc', a.cross_compile + 'ld', 'gcc', 'ccache'])
+
+
+def kunit_py(tree: str, build: str, args: List[str], what: str) -> int:
+	"""kunit.py with args in the tree, a progress line while it builds."""
+	print(f'{what}: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
+	with progress.Progress(f'{what}: building', build):
+		return subprocess.run([sys.executable, *args], cwd=tree,
+				      env=ccache_env(dict(os.environ)), check=False).returncode
+
+
 def build(k: common.Kernel, a: common.Arch, jobs: int) -> int:
 	"""kunit.py build of a cell's kernel (the normal build dir): nothing to
 	do when make test built it and nothing changed since."""
 	tree = common.tree_dir(k)
 	check_tree(tree)
-	run_args = kunit_args(k, a, common.build_dir(k, a), None, jobs, 0, [])
+	build_dir = common.build_dir(k, a)
+	run_args = kunit_args(k, a, build_dir, None, jobs, 0, [])
 	keep = ('--kunitconfig=', '--arch=', '--build_dir=', '--jobs=', '--make_options=',
 		'--cross_compile=')
 	args = [run_args[0], 'build'] + [x for x in run_args[2:] if x.startswith(keep)]
-	print(f'build: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
-	return subprocess.run([sys.executable, *args], cwd=tree, env=ccache_env(dict(os.environ)),
-			      check=False).returncode
+	key = build_key(k, a, tree, args)
+	if stamp.current(build_dir, key):
+		print(f'build: {common.cell(k, a)}: nothing changed since its last build', flush=True)
+		return 0
+	stamp.forget(build_dir)
+	rc = kunit_py(tree, build_dir, args, 'build')
+	if rc == 0:
+		stamp.write(build_dir, key)
+	return rc
 
 
 def check_tree(tree: str) -> None:
@@ -212,9 +242,18 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 		extra = b.args() + extra
 	json_path, log_path = result_paths(name)
 	args = kunit_args(k, a, build, json_path, jobs, timeout, extra, flavour)
-	print(f'run: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
-	rc = subprocess.run([sys.executable, *args], cwd=tree, env=ccache_env(dict(os.environ)),
-			    check=False).returncode
+	started = time.monotonic()
+	print(f'cell {name}: started', flush=True)
+	key = build_key(k, a, tree, args)
+	if stamp.current(build, key):
+		# Nothing the build reads changed: boot the kernel it left.
+		print(f'run: {name}: nothing changed since the last build of {build}', flush=True)
+		args = [args[0], 'exec'] + [x for x in args[2:] if not x.startswith('--jobs=')]
+	else:
+		stamp.forget(build)
+	rc = kunit_py(tree, build, args, 'run')
+	if args[1] == 'run' and os.path.exists(json_path):
+		stamp.write(build, key)	# it built, and booted
 	# The build dir's log is the last boot's: keep this one's beside its results.
 	log = os.path.join(build, 'test.log')
 	if os.path.exists(log):
@@ -223,8 +262,17 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 			    boot=b.name if b else '', rc=rc, log=log_path, filter=' '.join(extra),
 			    expected=expected_suites(build, extra),
 			    rows=row_cases(kunitconfigs(k, a, flavour)), no_skips=bool(b))
-	write_exports(results.record(common.results_dir(), name, meta, json_path))
+	run_ = results.record(common.results_dir(), name, meta, json_path)
+	write_exports(run_)
+	ended(run_, started)
 	return rc
+
+
+def ended(run_: results.Run, started: float) -> None:
+	"""The line that closes a cell in make check's output."""
+	bad = run_.total().bad()
+	verdict = 'passed' if not bad else f'FAILED ({bad} failed)'
+	print(f'cell {run_.name}: {verdict} in {time.monotonic() - started:.0f} s', flush=True)
 
 
 def package(k: common.Kernel) -> str:

@@ -39,7 +39,7 @@ class Readme(unittest.TestCase):
 		for name in os.listdir(os.path.join(common.REPO, 'kunit')):
 			if name.endswith('.py') or name in ('run', 'sync', 'summary', 'mutate', 'series'):
 				with self.subTest(tool=name):
-					self.assertIn(f'`kunit/{name}`', text)
+					self.assertTrue(f'`kunit/{name}`' in text, f'kunit/{name} is not in the module map')
 
 	def test_picture_is_drawn_from_its_source(self):
 		if not shutil.which('dot'):
