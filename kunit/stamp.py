@@ -43,8 +43,8 @@ def inputs(tree: str, configs: Iterable[str], args: Iterable[str],
 	   tools: Iterable[str]) -> str:
 	"""The hash of what a build reads."""
 	h = hashlib.sha256(overlay.tree_key(tree).encode())
-	for path in configs:
-		h.update(f'\0{path}\0{_file_sha(path)}'.encode())
+	for path in configs:	# their content, wherever the repo is cloned
+		h.update(f'\0config {_file_sha(path)}'.encode())
 	for x in args:
 		h.update(f'\0arg {x}'.encode())
 	for t in tools:
