@@ -99,7 +99,7 @@ def _write_json(path: str, obj) -> None:
 	_write_atomic(path, (json.dumps(obj, indent=1, sort_keys=True) + '\n').encode())
 
 
-def _sha_file(path: str) -> Optional[str]:
+def sha_file(path: str) -> Optional[str]:
 	try:
 		with open(path, 'rb') as f:
 			return hashlib.sha256(f.read()).hexdigest()
@@ -332,7 +332,7 @@ def plan(tree: str, overlay: Dict[str, Content], patches: List[str],
 	known = set(manifest) | set(journal)
 	dirty = sorted(edited - known)
 	for path in sorted(set(manifest) - set(journal)):
-		if _sha_file(os.path.join(tree, path)) != manifest[path]:
+		if sha_file(os.path.join(tree, path)) != manifest[path]:
 			dirty.append(path)
 	if dirty and not force:
 		more = f' and {len(dirty) - 1} more' if len(dirty) > 1 else ''
@@ -435,5 +435,5 @@ def tree_key(tree: str) -> str:
 	h.update(_git(tree, 'diff', '--no-ext-diff', '--no-renames', '--binary'))
 	manifest = _read_json(os.path.join(_state(tree), 'manifest.json'), {})
 	for path in sorted(manifest):
-		h.update(b'\0' + path.encode() + b'\0' + (_sha_file(os.path.join(tree, path)) or '').encode())
+		h.update(b'\0' + path.encode() + b'\0' + (sha_file(os.path.join(tree, path)) or '').encode())
 	return h.hexdigest()

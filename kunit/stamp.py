@@ -22,14 +22,6 @@ import overlay
 NAME = '.kernel-overlay-stamp'
 
 
-def _file_sha(path: str) -> Optional[str]:
-	try:
-		with open(path, 'rb') as f:
-			return hashlib.sha256(f.read()).hexdigest()
-	except FileNotFoundError:
-		return None
-
-
 def _tool(name: str) -> str:
 	path = shutil.which(name)
 	if not path:
@@ -44,7 +36,7 @@ def inputs(tree: str, configs: Iterable[str], args: Iterable[str],
 	"""The hash of what a build reads."""
 	h = hashlib.sha256(overlay.tree_key(tree).encode())
 	for path in configs:	# their content, wherever the repo is cloned
-		h.update(f'\0config {_file_sha(path)}'.encode())
+		h.update(f'\0config {overlay.sha_file(path)}'.encode())
 	for x in args:
 		h.update(f'\0arg {x}'.encode())
 	for t in tools:
@@ -59,7 +51,7 @@ def _outputs(build: str) -> dict:
 		image = [st.st_size, st.st_mtime_ns]
 	except FileNotFoundError:
 		image = None
-	return {'config': _file_sha(os.path.join(build, '.config')), 'vmlinux': image}
+	return {'config': overlay.sha_file(os.path.join(build, '.config')), 'vmlinux': image}
 
 
 def _read(build: str) -> dict:
