@@ -9,9 +9,13 @@ by hand: a suite whose config symbol is set but that did not report is
 a missing suite, whatever registered it.
 """
 
-from typing import List
+import os
+import re
+import struct
+from typing import Dict, List, Optional
 
-from elftools.elf.elffile import ELFFile  # python3-pyelftools (make setup)
+from elftools.common.exceptions import ELFError  # python3-pyelftools (make setup)
+from elftools.elf.elffile import ELFFile
 
 NAME_MAX = 256
 
@@ -32,26 +36,73 @@ def _read(elf: ELFFile, addr: int, size: int) -> bytes:
 	raise NoSuites(f'address {addr:#x} is in no section')
 
 
+BOUNDS = ('__kunit_suites_start', '__kunit_suites_end')
+SAME_LINK = 60.0	# seconds between System.map and vmlinux of one link
+
+
+def _relocated(elf: ELFFile, start: int, end: int) -> Dict[int, int]:
+	"""Pointer slot -> value, for the slots in [start, end) that a
+	relocatable kernel leaves to its boot-time relocation (arm64 links
+	with --no-apply-dynamic-relocs: the slot holds 0 and an
+	R_AARCH64_RELATIVE entry of .rela.dyn holds the address)."""
+	rela = elf.get_section_by_name('.rela.dyn')
+	if rela is None or elf.elfclass != 64:
+		return {}
+	fmt = '<QQQ' if elf.little_endian else '>QQQ'	# the addend as an address
+	out = {}
+	for offset, _, addend in struct.iter_unpack(fmt, rela.data()):
+		if start <= offset < end:
+			out[offset] = addend
+	return out
+
+
+def _system_map(vmlinux: str) -> Optional[Dict[str, int]]:
+	"""The two bounds from the System.map kbuild writes beside vmlinux (a
+	text scan, much cheaper than reading the ELF symbol table), or None
+	when there is none or it is older than vmlinux."""
+	path = os.path.join(os.path.dirname(vmlinux), 'System.map')
+	try:
+		# link-vmlinux.sh writes both in one link, System.map just before.
+		if abs(os.stat(path).st_mtime - os.stat(vmlinux).st_mtime) > SAME_LINK:
+			return None
+		with open(path, encoding='ascii', errors='replace') as f:
+			text = f.read()
+	except FileNotFoundError:
+		return None
+	found = {m.group(2): int(m.group(1), 16) for m in re.finditer(
+		r'^([0-9a-f]+) \w (__kunit_suites_(?:start|end))$', text, re.M)}
+	return found if len(found) == 2 else None
+
+
+def _symtab(elf: ELFFile, vmlinux: str) -> Dict[str, int]:
+	symtab = elf.get_section_by_name('.symtab')
+	if symtab is None:
+		raise NoSuites(f'{vmlinux} has no symbol table')
+	bounds = {}
+	for name in BOUNDS:
+		sym = symtab.get_symbol_by_name(name)
+		if not sym:
+			raise NoSuites(f'{vmlinux} has no {name} (no KUnit, or older than v6.0)')
+		bounds[name] = sym[0]['st_value']
+	return bounds
+
+
 def suites(vmlinux: str) -> List[str]:
 	"""The names of the suites vmlinux registers, in link order."""
 	with open(vmlinux, 'rb') as f:
-		elf = ELFFile(f)
-		symtab = elf.get_section_by_name('.symtab')
-		if symtab is None:
-			raise NoSuites(f'{vmlinux} has no symbol table')
-		bounds = {}
-		for name in ('__kunit_suites_start', '__kunit_suites_end'):
-			sym = symtab.get_symbol_by_name(name)
-			if not sym:
-				raise NoSuites(f'{vmlinux} has no {name} (no KUnit, or older than v6.0)')
-			bounds[name] = sym[0]['st_value']
+		try:
+			elf = ELFFile(f)
+		except ELFError as e:
+			raise NoSuites(f'{vmlinux} is not an ELF file: {e}') from e
+		bounds = _system_map(vmlinux) or _symtab(elf, vmlinux)
 		width = elf.elfclass // 8
 		order = 'little' if elf.little_endian else 'big'
 		start, end = bounds['__kunit_suites_start'], bounds['__kunit_suites_end']
 		table = _read(elf, start, end - start) if end > start else b''
+		relocs = _relocated(elf, start, end)
 		out = []
 		for at in range(0, len(table), width):
-			ptr = int.from_bytes(table[at:at + width], order)
+			ptr = relocs.get(start + at) or int.from_bytes(table[at:at + width], order)
 			name = _read(elf, ptr, NAME_MAX).split(b'\0', 1)[0].decode()
 			out.append(name)
 		return out

@@ -34,6 +34,7 @@ NOT_RUN = 'not-run'		# no record: the run never happened
 NO_RESULTS = 'no-results'	# kunit.py exited before any test ran
 EXIT = 'exit'			# kunit.py exited non-zero, no case to show for it
 MISSING = 'missing-suite'	# a registered suite did not report
+SUITES_UNKNOWN = 'suites-unknown'	# the kernel's registered suites could not be read
 REPORT = 'kernel-report'	# BUG, KASAN, UBSAN, WARNING, ... in the console
 SKIP_IN_BOOT = 'skip-in-boot'	# a skip in a boot that is there to run it
 HUNG = 'hung'			# the guest ran out of time

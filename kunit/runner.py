@@ -106,13 +106,18 @@ def boot(name: str, path: str = BOOTS) -> Boot:
 	return table[name]
 
 
-def expected_suites(build: str, extra: List[str]) -> List[str]:
-	"""The suites the kernel in build registers that the filter lets run:
-	each must report. None of a kernel that did not build."""
+def expected_suites(build: str, extra: List[str]) -> Tuple[List[str], List[results.Problem]]:
+	"""The suites the kernel in build registers that the filter lets run,
+	each of which must report (none of a kernel that did not build), and
+	the problem when the kernel cannot say which it registers."""
+	vmlinux = os.path.join(build, 'vmlinux')
+	if not os.path.exists(vmlinux):
+		return [], []
 	try:
-		return filter_suites(registered.suites(os.path.join(build, 'vmlinux')), extra)
-	except (OSError, registered.NoSuites):
-		return []
+		return filter_suites(registered.suites(vmlinux), extra), []
+	except (OSError, registered.NoSuites) as e:
+		return [], [results.Problem(results.SUITES_UNKNOWN, '', 'cannot tell which suites '
+					    f'the kernel registers: {e}')]
 
 
 def filter_suites(suites: List[str], extra: List[str]) -> List[str]:
@@ -258,11 +263,12 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	log = os.path.join(build, 'test.log')
 	if os.path.exists(log):
 		shutil.copyfile(log, log_path)
+	expected, problems = expected_suites(build, extra)
 	meta = results.Meta(kernel=k.version, arch=a.name, package=package(k),
 			    boot=b.name if b else '', rc=rc, log=log_path, filter=' '.join(extra),
-			    expected=expected_suites(build, extra),
-			    rows=row_cases(kunitconfigs(k, a, flavour)), no_skips=bool(b))
-	run_ = results.record(common.results_dir(), name, meta, json_path)
+			    expected=expected, rows=row_cases(kunitconfigs(k, a, flavour)),
+			    no_skips=bool(b))
+	run_ = results.record(common.results_dir(), name, meta, json_path, problems)
 	write_exports(run_)
 	ended(run_, started)
 	return rc

@@ -29,16 +29,39 @@ class Registered(unittest.TestCase):
 		self.dir = tempfile.mkdtemp()
 		self.addCleanup(shutil.rmtree, self.dir)
 
-	def build(self, text: str) -> str:
+	def build(self, text: str, cc=('gcc', '-static', '-no-pie')) -> str:
 		src, out = os.path.join(self.dir, 'k.c'), os.path.join(self.dir, 'vmlinux')
 		with open(src, 'w', encoding='utf-8') as f:
 			f.write(text)
-		subprocess.run(['gcc', '-O0', '-static', '-nostdlib', '-no-pie', '-o', out, src],
-			       check=True)
+		subprocess.run([*cc, '-O0', '-nostdlib', '-o', out, src], check=True)
 		return out
 
 	def test_names_in_link_order(self):
 		self.assertEqual(registered.suites(self.build(PROGRAM)), ['alpha_suite', 'beta.with.dots'])
+
+	def test_pointers_left_to_the_boot_time_relocation(self):
+		# arm64 kernels link with --no-apply-dynamic-relocs: the table holds
+		# zeros and .rela.dyn the addresses.
+		cc = 'aarch64-linux-gnu-gcc'
+		if not shutil.which(cc):
+			self.skipTest(f'no {cc} (make setup installs gcc-aarch64-linux-gnu)')
+		path = self.build(PROGRAM, (cc, '-fpie', '-static-pie',
+					    '-Wl,--no-apply-dynamic-relocs'))
+		self.assertEqual(registered.suites(path), ['alpha_suite', 'beta.with.dots'])
+
+	def test_system_map_of_the_same_link_is_used(self):
+		path = self.build(PROGRAM)
+		with open(os.path.join(self.dir, 'System.map'), 'w', encoding='ascii') as f:
+			f.write('0000000000401000 T _start\n')
+		self.assertIsNone(registered._system_map(path))	# pylint: disable=protected-access
+		with open(os.path.join(self.dir, 'System.map'), 'w', encoding='ascii') as f:
+			f.write('00000000004c0000 D __kunit_suites_start\n'
+				'00000000004c0010 D __kunit_suites_end\n')
+		self.assertEqual(registered._system_map(path),	# pylint: disable=protected-access
+				 {'__kunit_suites_start': 0x4c0000, '__kunit_suites_end': 0x4c0010})
+		old = os.stat(path).st_mtime - 2 * registered.SAME_LINK
+		os.utime(os.path.join(self.dir, 'System.map'), (old, old))
+		self.assertIsNone(registered._system_map(path))	# pylint: disable=protected-access
 
 	def test_no_suites_is_an_empty_list(self):
 		text = PROGRAM.replace('suites + 2 * 8', 'suites')

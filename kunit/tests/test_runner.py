@@ -38,6 +38,15 @@ class Arguments(unittest.TestCase):
 			self.assertIn(f'--kunitconfig={path}', args)
 		self.assertIn('--make_options=CC=ccache gcc', args)
 
+	def test_expected_suites_come_from_the_build(self):
+		with tempfile.TemporaryDirectory() as build:
+			self.assertEqual(runner.expected_suites(build, []), ([], []))
+			with open(os.path.join(build, 'vmlinux'), 'w', encoding='utf-8') as f:
+				f.write('not a kernel')
+			suites, problems = runner.expected_suites(build, [])
+			self.assertEqual(suites, [])
+			self.assertEqual([p.kind for p in problems], [results.SUITES_UNKNOWN])
+
 	def test_filter_glob_narrows_expected_suites(self):
 		self.assertEqual(runner.filter_suites(['sm4', 'scsi_lib', 'sm4_modes'], ['sm4*']),
 				 ['sm4', 'sm4_modes'])
@@ -222,7 +231,8 @@ class SetupAsUser(unittest.TestCase):
 	def setup_as_user(self, foreign: str) -> subprocess.CompletedProcess:
 		with tempfile.TemporaryDirectory() as bin_dir:
 			for name, body in (('id', 'echo 1000'),
-					   ('dpkg-query', '[ "$3" = ccache ] && exit 1; echo "install ok installed"'),
+					   ('dpkg-query', 'for p; do case $p in -*|ccache) ;; '
+					    '*) echo "$p install ok installed" ;; esac; done'),
 					   ('dpkg', f'printf "{foreign}"'),
 					   ('apt-get', 'echo apt-get must not run >&2; exit 99'),
 					   ('sudo', 'echo sudo must not run >&2; exit 99')):
