@@ -125,7 +125,7 @@ def run_one(k: common.Kernel, a: common.Arch, m: Mutant, jobs: int, timeout: int
 	flavour = m.flavour or FLAVOUR
 	name = runner.run_name(k, a, '-'.join(x for x in (FLAVOUR, m.flavour) if x), b)
 	try:
-		runner.run(k, a, jobs, timeout, [] if b else [m.suites], flavour, b, name)
+		runner.run(k, a, jobs, timeout, [] if b else [m.suites], flavour, b, name, mutant=True)
 	finally:
 		apply(k, None)
 	run = results.load(common.results_dir(), name)

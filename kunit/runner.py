@@ -234,8 +234,9 @@ def result_paths(name: str) -> Tuple[str, str]:
 
 def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	extra: List[str], flavour: str = '', b: Optional[Boot] = None,
-	name: Optional[str] = None) -> int:
-	"""Run one cell; write results/<name>.{json,log,run.json} and the exports."""
+	name: Optional[str] = None, mutant: bool = False) -> int:
+	"""Run one cell; write results/<name>.{json,log,run.json} and the exports.
+	mutant: the run of a kept revert, which must fail."""
 	if b and any(not x.startswith('-') for x in extra):
 		raise common.UsageError(f'boot {b.name} has its own filter ({b.filter})')
 	tree = common.tree_dir(k)
@@ -270,14 +271,18 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 			    no_skips=bool(b))
 	run_ = results.record(common.results_dir(), name, meta, json_path, problems)
 	write_exports(run_)
-	ended(run_, started)
+	ended(run_, started, mutant)
 	return rc
 
 
-def ended(run_: results.Run, started: float) -> None:
+def ended(run_: results.Run, started: float, mutant: bool = False) -> None:
 	"""The line that closes a cell in make check's output."""
 	bad = run_.total().bad()
-	verdict = 'passed' if not bad else f'FAILED ({bad} failed)'
+	if mutant:
+		verdict = f'red ({bad} failed), the mutant is killed' if bad else \
+			'green: the mutant SURVIVED'
+	else:
+		verdict = 'passed' if not bad else f'FAILED ({bad} failed)'
 	print(f'cell {run_.name}: {verdict} in {time.monotonic() - started:.0f} s', flush=True)
 
 
