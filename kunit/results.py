@@ -378,23 +378,24 @@ def table(runs: List[Run]) -> List[str]:
 		if kernel not in kernels:
 			kernels.append(kernel)
 	kernels.sort(key=_version_key)
+	counts = {id(r): r.suites() for r in runs}
+	missing = {id(r): r.missing() for r in runs}
 	head = ['kernel', 'suite'] + columns
 	rows = [head]
 	for kernel in kernels:
 		mine = [r for (k, _), r in by_name.items() if k == kernel]
 		suites: List[str] = []
 		for r in mine:
-			suites.extend(s for s in list(r.suites()) + r.missing() if s not in suites)
+			suites.extend(s for s in list(counts[id(r)]) + missing[id(r)] if s not in suites)
 		for s in sorted(suites):
 			row = [kernel, s]
 			for column in columns:
 				r = by_name.get((kernel, column))
-				counts = r.suites() if r else {}
 				if r is None:
 					row.append('')
-				elif s in counts:
-					row.append(str(counts[s]))
-				elif s in r.missing():
+				elif s in counts[id(r)]:
+					row.append(str(counts[id(r)][s]))
+				elif s in missing[id(r)]:
 					row.append('MISSING')
 				else:
 					row.append('-')
