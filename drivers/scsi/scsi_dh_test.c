@@ -9,6 +9,7 @@
  * NULL to strncmp().
  */
 #include <kunit/test.h>
+#include <linux/slab.h>
 #include <scsi/scsi_host.h>
 
 struct scsi_dh_lookup_case {
@@ -116,6 +117,80 @@ static void scsi_dh_attach_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, scsi_dh_attached_handler_name(sdev->request_queue, GFP_KERNEL));
 }
 
+static void scsi_dh_test_detach(void *sdev)
+{
+	struct scsi_device *s = sdev;
+
+	/* What scsi_dh_release_device() does, then no handler again. */
+	if (s->handler) {
+		scsi_dh_handler_detach(s);
+		s->handler = NULL;
+	}
+}
+
+struct scsi_dh_test_activation {
+	int calls;
+	int status;
+};
+
+static void scsi_dh_test_activated(void *data, int status)
+{
+	struct scsi_dh_test_activation *a = data;
+
+	a->calls++;
+	a->status = status;
+}
+
+/*
+ * The states of scsi_dh_attach() and scsi_dh_activate() on the scsi_debug
+ * disk, as dm-multipath (drivers/md/dm-mpath.c, parse_path()) relies on
+ * them: with no handler, activation reports SCSI_DH_NOSYS through the
+ * callback; attaching a handler by name attaches it (hp_sw: the handler
+ * whose attach only needs TEST UNIT READY, which scsi_debug answers);
+ * asking again for the same handler succeeds and attaches nothing new;
+ * another handler is refused with -EBUSY and an unknown name with -EINVAL,
+ * both leaving the first in place; activation then goes to the handler,
+ * which reports SCSI_DH_OK for an active path.
+ */
+static void scsi_dh_attach_states_test(struct kunit *test)
+{
+	struct scsi_device *sdev = scsi_dh_test_sdev(test);
+	struct request_queue *q = sdev->request_queue;
+	struct scsi_dh_test_activation act = { 0, -1 };
+	const char *name;
+	void *data;
+
+	KUNIT_ASSERT_NULL(test, sdev->handler);
+	KUNIT_EXPECT_EQ(test, scsi_dh_activate(q, scsi_dh_test_activated, &act), SCSI_DH_NOSYS);
+	KUNIT_EXPECT_EQ(test, act.calls, 1);
+	KUNIT_EXPECT_EQ(test, act.status, SCSI_DH_NOSYS);
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, scsi_dh_test_detach, sdev), 0);
+	KUNIT_ASSERT_EQ(test, scsi_dh_attach(q, "hp_sw"), 0);
+	KUNIT_ASSERT_NOT_NULL(test, sdev->handler);
+	KUNIT_EXPECT_STREQ(test, sdev->handler->name, "hp_sw");
+	KUNIT_ASSERT_NOT_NULL(test, sdev->handler_data);
+	data = sdev->handler_data;
+	name = scsi_dh_attached_handler_name(q, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, name);
+	KUNIT_EXPECT_STREQ(test, name, "hp_sw");
+	kfree(name);
+
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(q, "hp_sw"), 0);
+	KUNIT_EXPECT_PTR_EQ(test, sdev->handler_data, data);
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(q, "alua"), -EBUSY);
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(q, "nosuchdh"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(q, ""), -EINVAL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev->handler);
+	KUNIT_EXPECT_STREQ(test, sdev->handler->name, "hp_sw");
+	KUNIT_EXPECT_PTR_EQ(test, sdev->handler_data, data);
+
+	act.calls = 0;
+	KUNIT_EXPECT_EQ(test, scsi_dh_activate(q, scsi_dh_test_activated, &act), 0);
+	KUNIT_EXPECT_EQ(test, act.calls, 1);
+	KUNIT_EXPECT_EQ(test, act.status, SCSI_DH_OK);
+}
+
 /*
  * The seed fix itself: a NULL name. Last in the suite, because without
  * the fix __scsi_dh_lookup() oopses with list_lock held, and every later
@@ -134,6 +209,7 @@ static struct kunit_case scsi_dh_test_cases[] = {
 	KUNIT_CASE_PARAM(scsi_dh_lookup_test, scsi_dh_lookup_gen_params),
 	KUNIT_CASE(scsi_dh_registered_test),
 	KUNIT_CASE_PARAM(scsi_dh_attach_test, scsi_dh_attach_gen_params),
+	KUNIT_CASE(scsi_dh_attach_states_test),
 	KUNIT_CASE(scsi_dh_null_name_test),
 	{}
 };
