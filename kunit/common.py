@@ -7,7 +7,6 @@ valid choices when a knob is out of range.
 """
 
 import os
-import re
 import subprocess
 import sys
 from typing import List, NoReturn, Optional
@@ -19,31 +18,12 @@ PROJECT = 'kernel-overlay'
 REPO = matrix.REPO
 Kernel, Arch = matrix.Kernel, matrix.Arch
 KERNELS, ARCHES, OVERLAY_DIRS = matrix.KERNELS, matrix.ARCHES, matrix.OVERLAY_DIRS
-
-
-class UsageError(Exception):
-	"""Bad input: the message is the one line the user sees."""
+UsageError, boot_rows = matrix.UsageError, matrix.boot_rows
 
 
 def die(tool: str, msg: str) -> NoReturn:
 	print(f'{tool}: {msg}', file=sys.stderr)
 	sys.exit(2)
-
-
-def boot_rows(path: str, min_words: int, want: str) -> List[List[str]]:
-	"""The words of each line of a boots file (kunit/boots and the
-	integration leg's), comments dropped; each line a lower-case name and
-	at least min_words words, or an error naming the file, line and want."""
-	rows = []
-	with open(path, encoding='utf-8') as f:
-		for n, line in enumerate(f, 1):
-			words = line.split('#', 1)[0].split()
-			if not words:
-				continue
-			if len(words) < min_words or not re.fullmatch(r'[a-z0-9][-a-z0-9]*', words[0]):
-				raise UsageError(f'{path}:{n}: want: {want}')
-			rows.append(words)
-	return rows
 
 
 def kernel(version: Optional[str]) -> Kernel:

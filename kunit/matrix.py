@@ -15,6 +15,7 @@ integration leg); those two files are the only lists of boots.
 """
 
 import os
+import re
 import sys
 from dataclasses import dataclass
 from typing import Dict, List, Tuple
@@ -80,14 +81,24 @@ DEBUG = 'debug'
 INTEGRATION = 'integration'
 
 
-def _boot_names(path: str) -> List[str]:
-	names = []
+class UsageError(Exception):
+	"""Bad input: the message is the one line the user sees."""
+
+
+def boot_rows(path: str, min_words: int, want: str) -> List[List[str]]:
+	"""The words of each line of a boots file (kunit/boots and the
+	integration leg's), comments dropped; each line a lower-case name and
+	at least min_words words, or an error naming the file, line and want."""
+	rows = []
 	with open(path, encoding='utf-8') as f:
-		for line in f:
+		for n, line in enumerate(f, 1):
 			words = line.split('#', 1)[0].split()
-			if words:
-				names.append(words[0])
-	return names
+			if not words:
+				continue
+			if len(words) < min_words or not re.fullmatch(r'[a-z0-9][-a-z0-9]*', words[0]):
+				raise UsageError(f'{path}:{n}: want: {want}')
+			rows.append(words)
+	return rows
 
 
 def integration_cell(cell: str, boot: str) -> str:
@@ -97,8 +108,8 @@ def integration_cell(cell: str, boot: str) -> str:
 
 def cells(full: bool = False) -> List[str]:
 	"""The results cells make check judges (make check-full: full)."""
-	boots = _boot_names(BOOTS_FILE)
-	int_boots = _boot_names(INTEGRATION_BOOTS_FILE)
+	boots = [w[0] for w in boot_rows(BOOTS_FILE, 1, 'name ...')]
+	int_boots = [w[0] for w in boot_rows(INTEGRATION_BOOTS_FILE, 1, 'name ...')]
 	out: List[str] = []
 	for k in KERNELS:
 		for a in ARCHES:
@@ -115,7 +126,7 @@ def packages(versions: List[str]) -> List[str]:
 	"""The packages of the bases named (every base: none named)."""
 	for v in versions:
 		if v not in KERNELS:
-			raise ValueError(f"unknown kernel '{v}'; valid: {' '.join(KERNELS)}")
+			raise UsageError(f"unknown kernel '{v}'; valid: {' '.join(KERNELS)}")
 	return list(PACKAGES) + [KERNELS[v].package for v in versions or KERNELS]
 
 
@@ -140,7 +151,7 @@ def main(argv: List[str]) -> int:
 			print(f"matrix: usage: matrix.py {'|'.join(simple)}|packages [K...]|cells [--full]",
 			      file=sys.stderr)
 			return 2
-	except ValueError as e:
+	except UsageError as e:
 		print(f'matrix: {e}', file=sys.stderr)
 		return 2
 	print(' '.join(words))

@@ -59,7 +59,7 @@ def _relocated(elf: ELFFile, start: int, end: int) -> Dict[int, int]:
 def _system_map(vmlinux: str) -> Optional[Dict[str, int]]:
 	"""The two bounds from the System.map kbuild writes beside vmlinux (a
 	text scan, much cheaper than reading the ELF symbol table), or None
-	when there is none or it is older than vmlinux."""
+	when there is none or it is not of the same link."""
 	path = os.path.join(os.path.dirname(vmlinux), 'System.map')
 	try:
 		# link-vmlinux.sh writes both in one link, System.map just before.
