@@ -31,6 +31,13 @@ class Arguments(unittest.TestCase):
 		# 6.1's kunit.py boots a Cortex-A57: no SM4 extension
 		self.assertIn('--qemu_args=-cpu max,pauth-impdef=on', args)
 
+	def test_ccache_runs_in_depend_mode_without_inode_cache(self):
+		env = runner.ccache_env({})
+		self.assertEqual(env['CCACHE_DEPEND'], '1')
+		self.assertEqual(env['CCACHE_NOINODECACHE'], '1')
+		self.assertEqual(env['CCACHE_NOHASHDIR'], '1')
+		self.assertEqual(runner.ccache_env({'CCACHE_DIR': '/c'})['CCACHE_DIR'], '/c')
+
 	def test_x86_64_boots_with_cpu_max(self):
 		args = runner.kunit_args(common.kernel('6.12'), common.arch('x86_64'), '/b', None, 2, 60, [])
 		self.assertIn('--qemu_args=-cpu max', args)
@@ -127,12 +134,33 @@ class Configs(unittest.TestCase):
 			 for k, a in cells()}
 		suites = ['.kunitconfig'] * len(runner.suite_configs())
 		self.assertEqual(names[('6.1', 'x86_64')],
-				 suites + ['6.1.config', 'x86_64.config', 'integration.config'])
+				 suites + ['slim.config', '6.1.config', 'x86_64.config', 'integration.config'])
 		self.assertEqual(names[('6.12', 'arm64')],
-				 suites + ['6.12.config', 'arm64.config', '6.12-arm64.config',
+				 suites + ['slim.config', '6.12.config', 'arm64.config', '6.12-arm64.config',
 					   'integration.config'])
 		self.assertNotIn('CRYPTO_CFB', kconfig(
 			runner.kunitconfigs(common.kernel('6.12'), common.arch('x86_64'))))
+
+	def test_slim_fragments_only_turn_off(self):
+		# slim.config and the arch fragments' slim part turn groups off;
+		# the only y lines are EXPERT and the defaults EXPERT flips back.
+		kept_on = {'EXPERT', 'NAMESPACES', 'DEBUG_MEMORY_INIT'}
+		syms = kconfig([os.path.join(runner.CONFIGS, 'slim.config')])
+		self.assertEqual({x for x, v in syms.items() if v == 'y'}, kept_on)
+		self.assertIn('IO_URING', syms)
+		self.assertEqual({v for x, v in syms.items() if x not in kept_on}, {'n'})
+		for k, a in cells():
+			for flavour in ('', runner.DEBUG):
+				with self.subTest(cell=common.cell(k, a), flavour=flavour):
+					self.assertIn('slim.config', [os.path.basename(p) for p in
+								       runner.kunitconfigs(k, a, flavour)])
+
+	def test_debug_options_of_expert_are_off_outside_the_debug_leg(self):
+		k, a = common.kernel('6.12'), common.arch('x86_64')
+		for sym in ('DEBUG_MISC', 'SCHED_DEBUG', 'RCU_TRACE'):
+			with self.subTest(sym=sym):
+				self.assertEqual(kconfig(runner.kunitconfigs(k, a)).get(sym), 'n')
+				self.assertNotIn(sym, kconfig(runner.kunitconfigs(k, a, runner.DEBUG)))
 
 	def test_fragments_of_a_cell_do_not_contradict_each_other(self):
 		for k, a in cells():
