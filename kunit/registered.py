@@ -4,7 +4,10 @@
 kunit_test_suites() puts a pointer to each struct kunit_suite between
 __kunit_suites_start and __kunit_suites_end (include/asm-generic/
 vmlinux.lds.h, v6.0 on), and a suite's first member is its name, a
-char[256]. Reading them from the ELF file needs no boot and no list kept
+char[256]. From v6.7, kunit_test_init_section_suites() puts its suites
+in a table of their own, between __kunit_init_suites_start and _end,
+which the executor runs first (lib/kunit/executor.c); before, they are
+in the one table. Reading them from the ELF file needs no boot and no list kept
 by hand: a suite whose config symbol is set but that did not report is
 a missing suite, whatever registered it.
 """
@@ -37,6 +40,7 @@ def _read(elf: ELFFile, addr: int, size: int) -> bytes:
 
 
 BOUNDS = ('__kunit_suites_start', '__kunit_suites_end')
+INIT_BOUNDS = ('__kunit_init_suites_start', '__kunit_init_suites_end')
 SAME_LINK = 60.0	# seconds between System.map and vmlinux of one link
 
 
@@ -57,9 +61,9 @@ def _relocated(elf: ELFFile, start: int, end: int) -> Dict[int, int]:
 
 
 def _system_map(vmlinux: str) -> Optional[Dict[str, int]]:
-	"""The two bounds from the System.map kbuild writes beside vmlinux (a
-	text scan, much cheaper than reading the ELF symbol table), or None
-	when there is none or it is not of the same link."""
+	"""The bounds from the System.map kbuild writes beside vmlinux (a text
+	scan, much cheaper than reading the ELF symbol table), or None when
+	there is none or it is not of the same link."""
 	path = os.path.join(os.path.dirname(vmlinux), 'System.map')
 	try:
 		# link-vmlinux.sh writes both in one link, System.map just before.
@@ -70,8 +74,8 @@ def _system_map(vmlinux: str) -> Optional[Dict[str, int]]:
 	except FileNotFoundError:
 		return None
 	found = {m.group(2): int(m.group(1), 16) for m in re.finditer(
-		r'^([0-9a-f]+) \w (__kunit_suites_(?:start|end))$', text, re.M)}
-	return found if len(found) == 2 else None
+		r'^([0-9a-f]+) \w (__kunit_(?:init_)?suites_(?:start|end))$', text, re.M)}
+	return found if all(x in found for x in BOUNDS) else None
 
 
 def _symtab(elf: ELFFile, vmlinux: str) -> Dict[str, int]:
@@ -79,11 +83,12 @@ def _symtab(elf: ELFFile, vmlinux: str) -> Dict[str, int]:
 	if symtab is None:
 		raise NoSuites(f'{vmlinux} has no symbol table')
 	bounds = {}
-	for name in BOUNDS:
+	for name in BOUNDS + INIT_BOUNDS:
 		sym = symtab.get_symbol_by_name(name)
-		if not sym:
+		if sym:
+			bounds[name] = sym[0]['st_value']
+		elif name in BOUNDS:
 			raise NoSuites(f'{vmlinux} has no {name} (no KUnit, or older than v6.0)')
-		bounds[name] = sym[0]['st_value']
 	return bounds
 
 
@@ -95,15 +100,22 @@ def suites(vmlinux: str) -> List[str]:
 		except ELFError as e:
 			raise NoSuites(f'{vmlinux} is not an ELF file: {e}') from e
 		bounds = _system_map(vmlinux) or _symtab(elf, vmlinux)
-		width = elf.elfclass // 8
-		order = 'little' if elf.little_endian else 'big'
-		start, end = bounds['__kunit_suites_start'], bounds['__kunit_suites_end']
-		table = _read(elf, start, end - start) if end > start else b''
-		relocs = _relocated(elf, start, end)
 		out = []
-		for at in range(0, len(table), width):
-			ptr = relocs.get(start + at) or int.from_bytes(table[at:at + width], order)
-			name = _read(elf, ptr, NAME_MAX).split(b'\0', 1)[0].decode()
-			out.append(name)
+		for first, last in (INIT_BOUNDS, BOUNDS):
+			if first in bounds and last in bounds:
+				out.extend(_table(elf, bounds[first], bounds[last]))
 		return out
+
+
+def _table(elf: ELFFile, start: int, end: int) -> List[str]:
+	"""The names of the suites whose pointers fill [start, end)."""
+	width = elf.elfclass // 8
+	order = 'little' if elf.little_endian else 'big'
+	table = _read(elf, start, end - start) if end > start else b''
+	relocs = _relocated(elf, start, end)
+	out = []
+	for at in range(0, len(table), width):
+		ptr = relocs.get(start + at) or int.from_bytes(table[at:at + width], order)
+		out.append(_read(elf, ptr, NAME_MAX).split(b'\0', 1)[0].decode())
+	return out
 

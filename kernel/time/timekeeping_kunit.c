@@ -412,3 +412,91 @@ static struct kunit_suite timekeeping_live_suite = {
 };
 
 kunit_test_suites(&timekeeping_sleep_suite, &timekeeping_live_suite);
+
+/*
+ * timekeeping_param: what monotonic_suspend=<value> does to the mode,
+ * for every kind of value a user can write on the command line. The
+ * handler is the early_param itself (__init, like the variable it
+ * writes is __ro_after_init): this is an init-section suite, run before
+ * the kernel frees its init memory and write-protects its
+ * __ro_after_init data. Each case puts the boot's value back.
+ */
+struct tk_param_case {
+	const char *desc;
+	const char *str;	/* after "monotonic_suspend=", NULL: no "=" */
+	bool before;		/* the mode before the parameter */
+	int ret;		/* what the handler returns to the early-param code */
+	bool after;		/* the mode after it */
+};
+
+static const struct tk_param_case tk_param_cases[] = {
+	{ "on",			"on",		false,	0,	 true },
+	{ "off",		"off",		true,	0,	 false },
+	{ "ON, any case",	"ON",		false,	0,	 true },
+	{ "Off, any case",	"Off",		true,	0,	 false },
+	{ "1",			"1",		false,	0,	 true },
+	{ "0",			"0",		true,	0,	 false },
+	{ "y",			"y",		false,	0,	 true },
+	{ "n",			"n",		true,	0,	 false },
+	{ "Y",			"Y",		false,	0,	 true },
+	{ "N",			"N",		true,	0,	 false },
+	{ "yes",		"yes",		false,	0,	 true },
+	{ "no",			"no",		true,	0,	 false },
+	{ "true",		"true",		false,	0,	 true },
+	{ "false",		"false",	true,	0,	 false },
+	{ "on again, no change", "on",		true,	0,	 true },
+	{ "off again, no change", "off",	false,	0,	 false },
+	/* Refused: the boot prints "Malformed early option", mode stays */
+	{ "empty, mode off",	"",		false,	-EINVAL, false },
+	{ "empty, mode on",	"",		true,	-EINVAL, true },
+	{ "no =, mode off",	NULL,		false,	-EINVAL, false },
+	{ "no =, mode on",	NULL,		true,	-EINVAL, true },
+	{ "o alone",		"o",		true,	-EINVAL, true },
+	{ "2",			"2",		false,	-EINVAL, false },
+	{ "garbage, mode off",	"garbage",	false,	-EINVAL, false },
+	{ "garbage, mode on",	"garbage",	true,	-EINVAL, true },
+	{ "leading space",	" on",		false,	-EINVAL, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(tk_param, tk_param_cases, desc);
+
+static void tk_param_restore(void *saved)
+{
+	monotonic_suspend = *(bool *)saved;
+}
+
+static void __init tk_param_test(struct kunit *test)
+{
+	const struct tk_param_case *c = test->param_value;
+	bool *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+	char *str = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	*saved = monotonic_suspend;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, tk_param_restore, saved));
+	/* The command line is writable: hand the handler a copy, as the boot does */
+	if (c->str) {
+		size_t size = strlen(c->str) + 1;
+
+		str = kunit_kzalloc(test, size, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, str);
+		strscpy(str, c->str, size);
+	}
+
+	monotonic_suspend = c->before;
+	KUNIT_EXPECT_EQ(test, monotonic_suspend_setup(str), c->ret);
+	KUNIT_EXPECT_EQ(test, monotonic_suspend, c->after);
+	KUNIT_EXPECT_EQ(test, timekeeping_monotonic_suspend(), c->after);
+}
+
+static struct kunit_case __refdata timekeeping_param_cases[] = {
+	KUNIT_CASE_PARAM(tk_param_test, tk_param_gen_params),
+	{}
+};
+
+static struct kunit_suite timekeeping_param_suite = {
+	.name = "timekeeping_param",
+	.test_cases = timekeeping_param_cases,
+};
+
+kunit_test_init_section_suites(&timekeeping_param_suite);

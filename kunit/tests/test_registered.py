@@ -63,6 +63,20 @@ class Registered(unittest.TestCase):
 		os.utime(os.path.join(self.dir, 'System.map'), (old, old))
 		self.assertIsNone(registered._system_map(path))	# pylint: disable=protected-access
 
+	def test_init_section_suites_come_first(self):
+		# v6.7 on: kunit_test_init_section_suites() has a table of its own,
+		# which the executor runs before the other.
+		text = PROGRAM.replace('void _start',
+			'struct kunit_suite gamma = { .name = "gamma_init" };\n'
+			'struct kunit_suite *init_suites[] __attribute__((used)) = { &gamma };\n'
+			'__asm__(".globl __kunit_init_suites_start\\n"\n'
+			'\t".set __kunit_init_suites_start, init_suites\\n"\n'
+			'\t".globl __kunit_init_suites_end\\n"\n'
+			'\t".set __kunit_init_suites_end, init_suites + 8\\n");\n'
+			'void _start')
+		self.assertEqual(registered.suites(self.build(text)),
+				 ['gamma_init', 'alpha_suite', 'beta.with.dots'])
+
 	def test_no_suites_is_an_empty_list(self):
 		text = PROGRAM.replace('suites + 2 * 8', 'suites')
 		self.assertEqual(registered.suites(self.build(text)), [])
