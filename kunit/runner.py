@@ -145,7 +145,10 @@ def ccache_env(env: Dict[str, str]) -> Dict[str, str]:
 	then took the hash of the old content for the new. A kept revert
 	that changes a digit (sm4-ck) survived one run in two that way,
 	built from the cached object of the unmutated file; without the
-	inode cache, in none of six."""
+	inode cache, in none of six. A wrong hash also stored objects under
+	keys of content they were not built from, and those stay in a
+	cache: the namespace keeps every entry made before this change out
+	of reach."""
 	cache = common.cache_dir()
 	env = dict(env)
 	env.setdefault('CCACHE_DIR', os.path.join(cache, 'ccache'))
@@ -154,6 +157,7 @@ def ccache_env(env: Dict[str, str]) -> Dict[str, str]:
 	env.setdefault('CCACHE_MAXSIZE', '10G')
 	env.setdefault('CCACHE_DEPEND', '1')
 	env.setdefault('CCACHE_NOINODECACHE', '1')
+	env.setdefault('CCACHE_NAMESPACE', 'kernel-overlay-1')
 	return env
 
 
@@ -194,12 +198,16 @@ def build_key(k: common.Kernel, a: common.Arch, tree: str, args: List[str]) -> s
 			    [a.cross_compile + 'gcc', a.cross_compile + 'ld', 'gcc', 'ccache'])
 
 
-def kunit_py(tree: str, build: str, args: List[str], what: str) -> int:
-	"""kunit.py with args in the tree, a progress line while it builds."""
+def kunit_py(tree: str, build: str, args: List[str], what: str, cache: bool = True) -> int:
+	"""kunit.py with args in the tree, a progress line while it builds.
+	cache False: no ccache (a kept revert's build, see docs/mutants.md)."""
 	print(f'{what}: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
+	env = ccache_env(dict(os.environ))
+	if not cache:
+		env['CCACHE_DISABLE'] = '1'
 	with progress.Progress(f'{what}: building', build):
-		return subprocess.run([sys.executable, *args], cwd=tree,
-				      env=ccache_env(dict(os.environ)), check=False).returncode
+		return subprocess.run([sys.executable, *args], cwd=tree, env=env,
+				      check=False).returncode
 
 
 def build(k: common.Kernel, a: common.Arch, jobs: int) -> int:
@@ -274,7 +282,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 		args = [args[0], 'exec'] + [x for x in args[2:] if not x.startswith('--jobs=')]
 	else:
 		stamp.forget(build)
-	rc = kunit_py(tree, build, args, 'run')
+	rc = kunit_py(tree, build, args, 'run', cache=not mutant)
 	if args[1] == 'run' and os.path.exists(json_path):
 		stamp.write(build, key)	# it built, and booted
 	# The build dir's log is the last boot's: keep this one's beside its results.

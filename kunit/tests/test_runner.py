@@ -35,6 +35,7 @@ class Arguments(unittest.TestCase):
 		env = runner.ccache_env({})
 		self.assertEqual(env['CCACHE_DEPEND'], '1')
 		self.assertEqual(env['CCACHE_NOINODECACHE'], '1')
+		self.assertTrue(env['CCACHE_NAMESPACE'])
 		self.assertEqual(env['CCACHE_NOHASHDIR'], '1')
 		self.assertEqual(runner.ccache_env({'CCACHE_DIR': '/c'})['CCACHE_DIR'], '/c')
 
