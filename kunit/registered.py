@@ -7,9 +7,9 @@ vmlinux.lds.h, v6.0 on), and a suite's first member is its name, a
 char[256]. From v6.7, kunit_test_init_section_suites() puts its suites
 in a table of their own, between __kunit_init_suites_start and _end,
 which the executor runs first (lib/kunit/executor.c); before, they are
-in the one table. Reading them from the ELF file needs no boot and no list kept
-by hand: a suite whose config symbol is set but that did not report is
-a missing suite, whatever registered it.
+in the one table. Reading them from the ELF file needs no boot and no
+list kept by hand: a suite whose config symbol is set but that did not
+report is a missing suite, whatever registered it.
 """
 
 import os

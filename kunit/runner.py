@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 import common
 import export
@@ -130,8 +130,9 @@ def filter_suites(suites: List[str], extra: List[str]) -> List[str]:
 	return [s for s in suites if fnmatch.fnmatchcase(s, suite_glob)]
 
 
-def ccache_env(env: Dict[str, str]) -> Dict[str, str]:
-	"""ccache in the cache; hits across build dirs of the same depth.
+def ccache_env(env: Mapping[str, str]) -> Dict[str, str]:
+	"""A copy of env with ccache in the cache; hits across build dirs of
+	the same depth.
 
 	Depend mode: a miss compiles once and takes the include files from
 	the compiler's own -MMD output (kbuild's -Wp,-MMD), where the default
@@ -202,7 +203,7 @@ def kunit_py(tree: str, build: str, args: List[str], what: str, cache: bool = Tr
 	"""kunit.py with args in the tree, a progress line while it builds.
 	cache False: no ccache (a kept revert's build, see docs/mutants.md)."""
 	print(f'{what}: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
-	env = ccache_env(dict(os.environ))
+	env = ccache_env(os.environ)
 	if not cache:
 		env['CCACHE_DISABLE'] = '1'
 	with progress.Progress(f'{what}: building', build):
