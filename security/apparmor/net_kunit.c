@@ -12,6 +12,13 @@
 
 #include <kunit/fail_nth.h>
 #include <kunit/test.h>
+#include <linux/prandom.h>
+/* <asm/unaligned.h> moved to <linux/unaligned.h> in v6.12 */
+#if __has_include("linux/unaligned.h")
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
 
 #include "include/apparmorfs.h"
 #include "include/policy_ns.h"
@@ -275,6 +282,7 @@ static void aa_network_features_test(struct kunit *test)
 struct aa_kunit_policy {
 	struct aa_loaddata udata;
 	struct list_head ents;
+	const char *ns;		/* the namespace the headers name, or NULL */
 };
 
 static void aa_kunit_policy_free(void *data)
@@ -295,6 +303,7 @@ static void aa_kunit_policy_free(void *data)
 		}
 		aa_load_ent_free(ent);
 	}
+	kfree(p->ns);
 	kfree(p->udata.hash);
 	kvfree(p->udata.data);
 	kfree(p);
@@ -325,9 +334,7 @@ static struct aa_kunit_policy *aa_kunit_policy(struct kunit *test, const u8 *blo
 
 static int aa_kunit_unpack(struct aa_kunit_policy *p)
 {
-	const char *ns;
-
-	return aa_unpack(&p->udata, &p->ents, &ns);
+	return aa_unpack(&p->udata, &p->ents, &p->ns);
 }
 
 /* The one profile of a compiled blob, with the name it was compiled with. */
@@ -521,6 +528,535 @@ static void aa_unpack_good_test(struct kunit *test)
 			 "net_inet_stream");
 }
 
+/*
+ * The policydb DFA of a blob, as aa_dfa_unpack() reads it: a table set
+ * header (YYTH_MAGIC, header size, set size, flags at byte 12), then
+ * tables, each a struct table_header (with YYTD_ID_x + 1 as its id) and
+ * td_lolen big-endian entries of td_flags bytes, padded to 8 bytes.
+ */
+struct aa_kunit_dfa {
+	u8 *set;				/* the table set header */
+	size_t end;				/* the set's end in the blob */
+	u8 *tables[YYTD_ID_TSIZE];		/* each table's header, or NULL */
+	u32 states;				/* the base table's td_lolen */
+};
+
+/*
+ * Reads the first DFA of @blob into @dfa; false if there is none, or it
+ * is cut short, or a table's id or size is not one aa_dfa_unpack() knows.
+ */
+static bool aa_dfa_parse(u8 *blob, size_t size, struct aa_kunit_dfa *dfa)
+{
+	static const u8 magic[] = { 0x1b, 0x5e, 0x78, 0x3d };	/* YYTH_MAGIC */
+	size_t pos = 0, len;
+
+	memset(dfa, 0, sizeof(*dfa));
+	while (pos + 16 <= size && memcmp(blob + pos, magic, sizeof(magic)))
+		pos++;
+	if (pos + 16 > size)
+		return false;
+	dfa->set = blob + pos;
+	dfa->end = pos + get_unaligned_be32(dfa->set + 8);
+	if (dfa->end > size)
+		return false;
+
+	pos += get_unaligned_be32(dfa->set + 4);
+	while (pos + sizeof(struct table_header) <= dfa->end) {
+		u8 *th = blob + pos;
+		u16 id = get_unaligned_be16(th) - 1, width = get_unaligned_be16(th + 2);
+
+		if (id >= ARRAY_SIZE(dfa->tables) || !is_power_of_2(width) || width > 8)
+			return false;
+		len = table_size(get_unaligned_be32(th + 8), width);
+		if (len > dfa->end - pos)
+			return false;
+		dfa->tables[id] = th;
+		pos += len;
+	}
+	if (!dfa->tables[YYTD_ID_BASE] || !dfa->tables[YYTD_ID_DEF])
+		return false;
+	dfa->states = get_unaligned_be32(dfa->tables[YYTD_ID_BASE] + 8);
+	return true;
+}
+
+/* Entry @i of table @id, or NULL if it has no such entry. */
+static u8 *aa_dfa_entry(const struct aa_kunit_dfa *dfa, int id, u32 i)
+{
+	u8 *th = dfa->tables[id];
+
+	if (!th || i >= get_unaligned_be32(th + 8))
+		return NULL;
+	return th + sizeof(struct table_header) + i * get_unaligned_be16(th + 2);
+}
+
+/*
+ * Make @state differentially encoded with @def as its default (the state
+ * whose transitions it inherits), as the parser's -O diff-encode does;
+ * false if the DFA has no such state.
+ */
+static bool aa_dfa_diff_encode(const struct aa_kunit_dfa *dfa, u32 state, u16 def)
+{
+	u8 *base = aa_dfa_entry(dfa, YYTD_ID_BASE, state);
+	u8 *dflt = aa_dfa_entry(dfa, YYTD_ID_DEF, state);
+
+	if (!base || !dflt)
+		return false;
+	put_unaligned_be32(get_unaligned_be32(base) | MATCH_FLAG_DIFF_ENCODE, base);
+	put_unaligned_be16(def, dflt);
+	put_unaligned_be16(get_unaligned_be16(dfa->set + 12) | YYTH_FLAG_DIFF_ENCODE,
+			   dfa->set + 12);
+	return true;
+}
+
+static void aa_kunit_dfa_find(struct kunit *test, u8 *blob, size_t size,
+			      struct aa_kunit_dfa *dfa)
+{
+	KUNIT_ASSERT_TRUE(test, aa_dfa_parse(blob, size, dfa));
+}
+
+/* A state number counted from the DFA's end: AA_STATES + n is n past it. */
+#define AA_STATES	0x40000000u
+#define AA_LAST		(AA_STATES - 1)
+
+static u32 aa_kunit_state(u32 v, u32 states)
+{
+	return v >= AA_STATES - 0x100 && v < AA_STATES + 0x100 ? states + (v - AA_STATES) : v;
+}
+
+/*
+ * A copy of net_inet_stream with the u32 element @name = @value put right
+ * after its policydb DFA, where unpack reads the optional start states.
+ */
+static struct aa_kunit_policy *aa_kunit_policy_u32(struct kunit *test, const char *name,
+						   u32 value)
+{
+	size_t size = sizeof(net_inet_stream_blob), len = strlen(name) + 1;
+	size_t extra = 3 + len + 5;
+	struct aa_kunit_dfa dfa;
+	u8 *blob, *at;
+
+	blob = kunit_kzalloc(test, size + extra, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	memcpy(blob, net_inet_stream_blob, size);
+	aa_kunit_dfa_find(test, blob, size, &dfa);
+	value = aa_kunit_state(value, dfa.states);
+
+	at = blob + dfa.end;
+	memmove(at + extra, at, size - dfa.end);
+	*at++ = AA_NAME;
+	put_unaligned_le16(len, at);
+	memcpy(at + 2, name, len);
+	at += 2 + len;
+	*at++ = AA_U32;
+	put_unaligned_le32(value, at);
+	return aa_kunit_policy(test, blob, size + extra);
+}
+
+/* Every family and type is decided by @a as by @b. */
+static void aa_kunit_same_decisions(struct kunit *test, struct aa_profile *a,
+				    struct aa_profile *b)
+{
+	int family, type;
+
+	for (family = 0; family < AF_MAX; family++)
+		for (type = 0; type < SOCK_MAX; type++) {
+			DEFINE_AUDIT_NET(ad, OP_CREATE, NULL, family, type, 0);
+
+			KUNIT_EXPECT_EQ_MSG(test, aa_profile_af_perm(a, &ad, AA_MAY_CREATE,
+								     family, type),
+					    aa_profile_af_perm(b, &ad, AA_MAY_CREATE,
+							       family, type),
+					    "family %d type %d", family, type);
+		}
+}
+
+#define AA_MAX_LINKS	4
+
+struct aa_dfa_cve_case {
+	const char *desc;
+	const char *elem;	/* a u32 element put after the DFA, or NULL */
+	u32 value;		/* its value */
+	struct {
+		u32 state;	/* 0 ends the list */
+		u32 def;
+	} links[AA_MAX_LINKS];	/* states made diff-encoded, with their default */
+	bool all;		/* every state but 0 diff-encoded to 0 */
+	bool no_flag;		/* YYTH_FLAG_DIFF_ENCODE left out of the header */
+	bool loads;		/* unpack takes it, or refuses it */
+	bool same;		/* and decides every socket as the parser's blob */
+	bool pdb;		/* needs 6.12's unpack_pdb() (v6.2), which reads dfa_start */
+};
+
+/*
+ * net_inet_stream (8 states, every default 0) broken as the malformed
+ * policy of each 2026 unpack CVE was (docs/apparmor-cves.md): the fixed
+ * kernel refuses it, and the unfixed one reads out of bounds (KASAN,
+ * the debug leg) or loads it. Rows that must load pin the check's other
+ * side, so that a check refusing too much fails too. The loops keep
+ * out of state 1, where unpack starts its class lookups: the unfixed
+ * kernel would spin there, not load.
+ */
+static const struct aa_dfa_cve_case aa_dfa_cve_cases[] = {
+	/* CVE-2026-23269, 9063d7e2615f: start states checked in unpack_pdb() */
+	{ "CVE-2026-23269: start one past the last state refused",
+	  .elem = "start", .value = AA_STATES },
+	{ "CVE-2026-23269: start U32_MAX refused", .elem = "start", .value = U32_MAX },
+	{ "CVE-2026-23269: start at the last state loads",
+	  .elem = "start", .value = AA_LAST, .loads = true },
+	{ "CVE-2026-23269: start DFA_START, given, loads as the default",
+	  .elem = "start", .value = DFA_START, .loads = true, .same = true },
+	{ "CVE-2026-23269: dfa_start one past the last state refused",
+	  .elem = "dfa_start", .value = AA_STATES },
+	{ "CVE-2026-23269: dfa_start at the last state loads",
+	  .elem = "dfa_start", .value = AA_LAST, .loads = true, .pdb = true },
+	/* CVE-2026-23407, d352873bbefa: every DEFAULT entry bounds-checked */
+	{ "CVE-2026-23407: diff-encoded default one past the last state refused",
+	  .links = { { 2, AA_STATES } } },
+	{ "CVE-2026-23407: diff-encoded default U16_MAX refused",
+	  .links = { { 2, U16_MAX } } },
+	{ "CVE-2026-23407: diff-encoded default the last state loads",
+	  .links = { { 2, AA_LAST } }, .loads = true },
+	/* CVE-2026-23409, 39440b137546: diff-encode chains must end */
+	{ "CVE-2026-23409: two-state loop 2-3-2 refused",
+	  .links = { { 2, 3 }, { 3, 2 } } },
+	{ "CVE-2026-23409: three-state loop 2-3-4-2 refused",
+	  .links = { { 2, 3 }, { 3, 4 }, { 4, 2 } } },
+	{ "CVE-2026-23409: chain 5-3 into loop 3-4-3 refused",
+	  .links = { { 5, 3 }, { 3, 4 }, { 4, 3 } } },
+	{ "CVE-2026-23409: self loop 2-2 refused", .links = { { 2, 2 } } },
+	{ "CVE-2026-23409: chain 4-3-2-0 loads",
+	  .links = { { 4, 3 }, { 3, 2 }, { 2, 0 } }, .loads = true },
+	{ "CVE-2026-23409: chain 3-1 into verified chain 2-1-0 loads",
+	  .links = { { 1, 0 }, { 2, 1 }, { 3, 1 } }, .loads = true },
+	{ "diff-encoded state without the header flag refused",
+	  .links = { { 2, 0 } }, .no_flag = true },
+	/*
+	 * CVE-2026-23406, 8756b68edae3: match_char() took *str++, which a
+	 * diff-encode chain evaluated once per step. Each state diff-encoded
+	 * to state 0 (its default already) changes no decision, and a chain
+	 * step on every mismatch reads past aa_profile_af_perm()'s 4 bytes.
+	 */
+	{ "CVE-2026-23406: every state diff-encoded to 0 decides as before",
+	  .all = true, .loads = true, .same = true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_dfa_cve, aa_dfa_cve_cases, desc);
+
+static void aa_dfa_cve_test(struct kunit *test)
+{
+	const struct aa_dfa_cve_case *t = test->param_value;
+	struct aa_kunit_policy *p;
+	struct aa_kunit_dfa dfa;
+	struct aa_load_ent *ent;
+	int i;
+
+#ifndef aa_state_t
+	if (t->pdb)
+		kunit_skip(test, "6.1 reads no dfa_start in the policydb");
+#endif
+	if (t->elem)
+		p = aa_kunit_policy_u32(test, t->elem, t->value);
+	else
+		p = aa_kunit_policy(test, net_inet_stream_blob, sizeof(net_inet_stream_blob));
+	aa_kunit_dfa_find(test, p->udata.data, p->udata.size, &dfa);
+	for (i = 0; i < AA_MAX_LINKS && t->links[i].state; i++)
+		KUNIT_ASSERT_TRUE(test, aa_dfa_diff_encode(&dfa, t->links[i].state,
+							   aa_kunit_state(t->links[i].def,
+									  dfa.states)));
+	for (i = 1; t->all && i < dfa.states; i++)
+		KUNIT_ASSERT_TRUE(test, aa_dfa_diff_encode(&dfa, i, 0));
+	if (t->no_flag)
+		put_unaligned_be16(get_unaligned_be16(dfa.set + 12) & ~YYTH_FLAG_DIFF_ENCODE,
+				   dfa.set + 12);
+
+	if (!t->loads) {
+		KUNIT_EXPECT_EQ(test, aa_kunit_unpack(p), -EPROTO);
+		KUNIT_EXPECT_TRUE(test, list_empty(&p->ents));
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, aa_kunit_unpack(p), 0);
+	KUNIT_ASSERT_TRUE(test, list_is_singular(&p->ents));
+	ent = list_first_entry(&p->ents, struct aa_load_ent, list);
+	ent->new->ns = aa_get_ns(root_ns);
+	if (t->same)
+		aa_kunit_same_decisions(test, ent->new,
+					aa_kunit_profile(test, net_inet_stream_blob,
+							 sizeof(net_inet_stream_blob),
+							 "net_inet_stream"));
+}
+
+/*
+ * Appends to @to a profile in namespace @ns (net_ns_a, its namespace
+ * renamed: a 4-byte name), or with none if @ns is "" (net_inet_stream);
+ * returns the bytes appended.
+ */
+static size_t aa_kunit_ns_profile(struct kunit *test, u8 *to, const char *ns)
+{
+	size_t at = 0;
+
+	if (!*ns) {
+		memcpy(to, net_inet_stream_blob, sizeof(net_inet_stream_blob));
+		return sizeof(net_inet_stream_blob);
+	}
+	KUNIT_ASSERT_EQ(test, strlen(ns), 4);
+	memcpy(to, net_ns_a_blob, sizeof(net_ns_a_blob));
+	/* The header's "namespace" string is the first "ns_a" of the blob. */
+	while (at + 4 <= sizeof(net_ns_a_blob) && memcmp(to + at, "ns_a", 4))
+		at++;
+	KUNIT_ASSERT_LE(test, at + 4, sizeof(net_ns_a_blob));
+	memcpy(to + at, ns, 4);
+	return sizeof(net_ns_a_blob);
+}
+
+struct aa_unpack_ns_case {
+	const char *desc;
+	const char *first;	/* the first profile's namespace; "": none */
+	const char *second;	/* a second profile's, or NULL */
+	const char *ns;		/* what aa_unpack() hands back */
+};
+
+/*
+ * One blob of one or two profiles, each with its own header. The first
+ * namespace a header names is the one aa_unpack() hands back: a later
+ * header that names another or none is audited ("invalid ns change"),
+ * and does not change it. CVE-2026-23403, e38c55d9f834: verify_header()
+ * set *ns to NULL on each header, leaking the first name and handing
+ * back the last header's.
+ */
+static const struct aa_unpack_ns_case aa_unpack_ns_cases[] = {
+	{ "no namespace hands back NULL", "", NULL, NULL },
+	{ "ns_a hands back ns_a", "ns_a", NULL, "ns_a" },
+	{ "ns_a twice hands back ns_a", "ns_a", "ns_a", "ns_a" },
+	{ "none, then ns_a hands back ns_a", "", "ns_a", "ns_a" },
+	{ "CVE-2026-23403: ns_a, then ns_b hands back ns_a", "ns_a", "ns_b", "ns_a" },
+	{ "CVE-2026-23403: ns_a, then none hands back ns_a", "ns_a", "", "ns_a" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_unpack_ns, aa_unpack_ns_cases, desc);
+
+static void aa_unpack_ns_test(struct kunit *test)
+{
+	const struct aa_unpack_ns_case *t = test->param_value;
+	size_t size = 0, room = 2 * max(sizeof(net_ns_a_blob), sizeof(net_inet_stream_blob));
+	struct aa_kunit_policy *p;
+	u8 *blob;
+
+	blob = kunit_kzalloc(test, room, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	size += aa_kunit_ns_profile(test, blob, t->first);
+	if (t->second)
+		size += aa_kunit_ns_profile(test, blob + size, t->second);
+	p = aa_kunit_policy(test, blob, size);
+
+	KUNIT_ASSERT_EQ(test, aa_kunit_unpack(p), 0);
+	KUNIT_EXPECT_EQ(test, list_count_nodes(&p->ents), t->second ? 2U : 1U);
+	if (t->ns)
+		KUNIT_EXPECT_STREQ(test, p->ns, t->ns);
+	else
+		KUNIT_EXPECT_NULL(test, p->ns);
+}
+
+/* The class start states and DFA of a profile's policy. */
+static struct aa_dfa *aa_kunit_policydb(struct aa_profile *profile, const unsigned int **start)
+{
+#ifdef aa_state_t
+	struct aa_ruleset *rules = list_first_entry(&profile->rules, typeof(*rules), list);
+
+	*start = rules->policy->start;
+	return rules->policy->dfa;
+#else
+	*start = profile->policy.start;
+	return profile->policy.dfa;
+#endif
+}
+
+/*
+ * The fuzz loop: AA_FUZZ_INPUTS blobs, each a parser blob of
+ * net_kunit_policy.h with one to three random edits, from a fixed seed
+ * (printed, so that a run can be repeated).
+ */
+#define AA_FUZZ_SEED	0x20260310ULL	/* the date of the CrackArmor advisory */
+#define AA_FUZZ_INPUTS	10000
+#define AA_FUZZ_EDITS	3
+
+static const struct {
+	const u8 *blob;
+	size_t size;
+} aa_fuzz_corpus[] = {
+	{ net_inet_stream_blob, sizeof(net_inet_stream_blob) },
+	{ net_deny_inet6_blob, sizeof(net_deny_inet6_blob) },
+	{ net_none_blob, sizeof(net_none_blob) },
+	{ net_none_nonet_blob, sizeof(net_none_nonet_blob) },
+	{ net_ns_a_blob, sizeof(net_ns_a_blob) },
+};
+
+/* The values that length, offset and state fields are set to. */
+static u32 aa_fuzz_edge(struct rnd_state *rnd, u32 states)
+{
+	static const u32 edges[] = {
+		0, 1, 2, 7, 8, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff,
+		0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
+	};
+	u32 r = prandom_u32_state(rnd) % (ARRAY_SIZE(edges) + 3);
+
+	if (r < ARRAY_SIZE(edges))
+		return edges[r];
+	return states + r - ARRAY_SIZE(edges) - 1;	/* the last state, and past it */
+}
+
+/*
+ * One random edit of @blob, which keeps its first @size bytes: a flipped
+ * bit, a random byte, a length of the unpack stream (the u16 after a
+ * name or string code, the u32 after a blob or array code) or a field
+ * of the DFA's headers set to an edge, a DFA table entry set to an edge
+ * (past the state count, the base's flag bits), a state diff-encoded to
+ * a random default, or the blob cut short. Returns the new size.
+ */
+static size_t aa_fuzz_edit(u8 *blob, size_t size, struct rnd_state *rnd)
+{
+	static const u8 tables[] = { YYTD_ID_BASE, YYTD_ID_DEF, YYTD_ID_NXT, YYTD_ID_CHK };
+	static const u8 set_fields[] = { 4, 8, 12 };
+	static const u8 table_fields[] = { 0, 2, 4, 8 };
+	struct aa_kunit_dfa dfa;
+	u32 at = prandom_u32_state(rnd) % size, i, n;
+	u8 *th, *e;
+
+	switch (prandom_u32_state(rnd) % 8) {
+	case 0:
+		blob[at] ^= 1 << (prandom_u32_state(rnd) % 8);
+		return size;
+	case 1:
+		blob[at] = prandom_u32_state(rnd);
+		return size;
+	case 2:
+		return at;
+	case 3:
+		for (i = 0; i < size; i++, at = (at + 1) % size) {
+			if ((blob[at] == AA_NAME || blob[at] == AA_STRING ||
+			     blob[at] == AA_ARRAY) && at + 3 <= size) {
+				put_unaligned_le16(aa_fuzz_edge(rnd, 0), blob + at + 1);
+				break;
+			}
+			if (blob[at] == AA_BLOB && at + 5 <= size) {
+				put_unaligned_le32(aa_fuzz_edge(rnd, 0), blob + at + 1);
+				break;
+			}
+		}
+		return size;
+	}
+
+	/* The rest edit the first DFA, if the blob still has one whole. */
+	if (!aa_dfa_parse(blob, size, &dfa) || !dfa.states)
+		return size;
+	i = tables[prandom_u32_state(rnd) % ARRAY_SIZE(tables)];
+	th = dfa.tables[i];
+	e = aa_dfa_entry(&dfa, i, prandom_u32_state(rnd) % dfa.states);
+
+	switch (prandom_u32_state(rnd) % 4) {
+	case 0:
+		n = set_fields[prandom_u32_state(rnd) % ARRAY_SIZE(set_fields)];
+		put_unaligned_be32(aa_fuzz_edge(rnd, dfa.states), dfa.set + n);
+		break;
+	case 1:
+		n = table_fields[prandom_u32_state(rnd) % ARRAY_SIZE(table_fields)];
+		if (th)
+			put_unaligned_be16(aa_fuzz_edge(rnd, dfa.states), th + n);
+		break;
+	case 2:
+		if (e && i == YYTD_ID_BASE)
+			put_unaligned_be32(get_unaligned_be32(e) ^
+					   (prandom_u32_state(rnd) & MATCH_FLAGS_MASK), e);
+		else if (e)
+			put_unaligned_be16(aa_fuzz_edge(rnd, dfa.states), e);
+		break;
+	case 3:
+		aa_dfa_diff_encode(&dfa, prandom_u32_state(rnd) % dfa.states,
+				   prandom_u32_state(rnd) % (dfa.states + 1));
+		break;
+	}
+	return size;
+}
+
+/*
+ * A profile unpack took must keep what verify_dfa() promises: every class
+ * starts inside the DFA, and matching any bytes from there (the socket
+ * lookup's 4, and a string) ends inside it.
+ */
+static void aa_fuzz_check(struct kunit *test, struct aa_profile *profile, struct rnd_state *rnd)
+{
+	const unsigned int *start;
+	struct aa_dfa *dfa = aa_kunit_policydb(profile, &start);
+	u32 states, bytes[2];
+	int class;
+
+	KUNIT_ASSERT_NOT_NULL(test, profile->base.name);
+	if (!dfa)
+		return;
+	states = dfa->tables[YYTD_ID_BASE]->td_lolen;
+	for (class = 0; class <= AA_CLASS_LAST; class++) {
+		KUNIT_ASSERT_LT_MSG(test, start[class], states, "class %d", class);
+		bytes[0] = prandom_u32_state(rnd);
+		bytes[1] = 0;
+		KUNIT_ASSERT_LT_MSG(test, aa_dfa_match_len(dfa, start[class], (char *)bytes, 4),
+				    states, "class %d", class);
+		KUNIT_ASSERT_LT_MSG(test, aa_dfa_match(dfa, start[class], (char *)bytes),
+				    states, "class %d", class);
+	}
+}
+
+/*
+ * Hostile policy: every fuzzed blob is refused, or unpacks into profiles
+ * that pass aa_fuzz_check() and free cleanly. A kernel report (KASAN,
+ * UBSAN: the debug leg) fails the running case, so the first input that
+ * makes one, or fails a check, is printed in hex between markers, to
+ * become a row of aa_dfa_cve_cases or aa_unpack_bad_cases.
+ */
+static void aa_unpack_fuzz_test(struct kunit *test)
+{
+	size_t room = 0, size;
+	struct rnd_state rnd;
+	unsigned int loaded = 0, n, k;
+	struct aa_kunit_policy *p;
+	struct aa_load_ent *ent;
+	u8 *input;
+
+	for (k = 0; k < ARRAY_SIZE(aa_fuzz_corpus); k++)
+		room = max(room, aa_fuzz_corpus[k].size);
+	input = kunit_kmalloc(test, room, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, input);
+
+	prandom_seed_state(&rnd, AA_FUZZ_SEED);
+	kunit_info(test, "seed %#llx, %d inputs\n", AA_FUZZ_SEED, AA_FUZZ_INPUTS);
+	for (n = 0; n < AA_FUZZ_INPUTS; n++) {
+		k = prandom_u32_state(&rnd) % ARRAY_SIZE(aa_fuzz_corpus);
+		size = aa_fuzz_corpus[k].size;
+		memcpy(input, aa_fuzz_corpus[k].blob, size);
+		for (k = 1 + prandom_u32_state(&rnd) % AA_FUZZ_EDITS; k && size; k--)
+			size = aa_fuzz_edit(input, size, &rnd);
+		if (!size)
+			continue;
+
+		p = aa_kunit_policy(test, input, size);
+		if (!aa_kunit_unpack(p)) {
+			loaded++;
+			list_for_each_entry(ent, &p->ents, list)
+				aa_fuzz_check(test, ent->new, &rnd);
+		}
+		kunit_release_action(test, aa_kunit_policy_free, p);
+
+		if (test->status == KUNIT_FAILURE) {
+			kunit_err(test, "input %u of seed %#llx, %zu bytes:\n", n, AA_FUZZ_SEED,
+				  size);
+			pr_err("# aa_unpack_fuzz input begin\n");
+			print_hex_dump(KERN_ERR, "", DUMP_PREFIX_OFFSET, 16, 1, input, size, false);
+			pr_err("# aa_unpack_fuzz input end\n");
+			return;
+		}
+		cond_resched();
+	}
+	kunit_info(test, "%u of %d inputs loaded\n", loaded, AA_FUZZ_INPUTS);
+}
+
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 #define AA_MAX_NTH	256
 
@@ -620,6 +1156,9 @@ static struct kunit_case aa_net_perm_cases_list[] = {
 	KUNIT_CASE(aa_net_unconfined_test),
 	KUNIT_CASE(aa_unpack_good_test),
 	KUNIT_CASE_PARAM(aa_unpack_bad_test, aa_unpack_bad_gen_params),
+	KUNIT_CASE_PARAM(aa_dfa_cve_test, aa_dfa_cve_gen_params),
+	KUNIT_CASE_PARAM(aa_unpack_ns_test, aa_unpack_ns_gen_params),
+	KUNIT_CASE_SLOW(aa_unpack_fuzz_test),
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 	KUNIT_CASE_PARAM(aa_unpack_fail_nth_test, aa_unpack_nth_gen_params),
 #endif
