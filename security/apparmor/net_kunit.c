@@ -850,10 +850,12 @@ static void aa_unpack_ns_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, aa_kunit_unpack(p), 0);
 	KUNIT_EXPECT_EQ(test, list_count_nodes(&p->ents), t->second ? 2U : 1U);
-	if (t->ns)
-		KUNIT_EXPECT_STREQ(test, p->ns, t->ns);
-	else
+	if (!t->ns) {
 		KUNIT_EXPECT_NULL(test, p->ns);
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, p->ns);
+	KUNIT_EXPECT_STREQ(test, p->ns, t->ns);
 }
 
 /* The class start states and DFA of a profile's policy. */
