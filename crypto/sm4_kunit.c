@@ -1158,6 +1158,324 @@ static void sm4_alloc_fail_nth_test(struct kunit *test)
 }
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
 
+/* -------------------------------------------------- every parameter */
+
+/* The first vector of a row's mode. */
+static const struct sm4_vec *sm4_vec_of(struct kunit *test, const struct sm4_impl *impl)
+{
+	const struct sm4_vec *v;
+
+	for (v = sm4_vecs; v < sm4_vecs + ARRAY_SIZE(sm4_vecs); v++)
+		if (!strcmp(v->alg, impl->alg))
+			return v;
+	KUNIT_FAIL_AND_ABORT(test, "no vector for %s", impl->alg);
+	return NULL;
+}
+
+/*
+ * One skcipher request on linear buffers with the caller's IV buffer,
+ * which holds the IV the request hands back when it returns.
+ */
+static int sm4_skcipher_iv(struct sm4_tfm *t, bool enc, u8 *iv, const u8 *in, u8 *out,
+			   unsigned int len)
+{
+	struct skcipher_request *req = skcipher_request_alloc(t->skcipher, GFP_KERNEL);
+	struct scatterlist src, dst;
+	DECLARE_CRYPTO_WAIT(wait);
+	int err;
+
+	if (!req)
+		return -ENOMEM;
+	sg_init_one(&src, in, len);
+	sg_init_one(&dst, out, len);
+	skcipher_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG | CRYPTO_TFM_REQ_MAY_SLEEP,
+				      crypto_req_done, &wait);
+	skcipher_request_set_crypt(req, &src, &dst, len, iv);
+	err = crypto_wait_req(enc ? crypto_skcipher_encrypt(req) :
+			      crypto_skcipher_decrypt(req), &wait);
+	skcipher_request_free(req);
+	return err;
+}
+
+/* @ctr + @n, a 128-bit big-endian counter (NIST SP 800-38A, B.1). */
+static void sm4_ctr_add(u8 *ctr, u64 n)
+{
+	int i;
+
+	for (i = SM4_BLOCK_SIZE - 1; i >= 0 && n; i--) {
+		n += ctr[i];
+		ctr[i] = n;
+		n >>= 8;
+	}
+}
+
+static bool sm4_chaining(const struct sm4_impl *impl)
+{
+	return impl->kind == SM4_SKCIPHER &&
+	       (!strcmp(impl->alg, "cbc(sm4)") || !strcmp(impl->alg, "ctr(sm4)") ||
+		!strcmp(impl->alg, "cfb(sm4)") || !strcmp(impl->alg, "ofb(sm4)"));
+}
+
+static bool sm4_ctr(const struct sm4_impl *impl)
+{
+	return !strcmp(impl->alg, "ctr(sm4)");
+}
+
+SM4_IMPL_PARAMS(sm4_chaining, sm4_chaining)
+SM4_IMPL_PARAMS(sm4_ctr, sm4_ctr)
+
+#define SM4_CHAIN_BLOCKS 32
+
+/*
+ * The IV a request hands back continues the stream: a message sent as
+ * two requests, the second starting from the first's IV, is the message
+ * sent as one, each way, for every cut of the first 17 blocks (each side
+ * of the 4-, 8- and 16-block bulk paths). The IV handed back is the
+ * mode's: for CBC the last ciphertext block, for CTR the counter after
+ * the last block (NIST SP 800-38A, 6.2 and 6.5).
+ */
+static void sm4_chain_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	const unsigned int len = SM4_CHAIN_BLOCKS * SM4_BLOCK_SIZE;
+	u8 key[SM4_KEY_SIZE], iv0[SM4_BLOCK_SIZE], iv[SM4_BLOCK_SIZE], want_iv[SM4_BLOCK_SIZE];
+	u8 *in, *whole, *parts;
+	struct rnd_state rnd;
+	unsigned int first;
+	int enc;
+
+	in = kunit_kmalloc(test, len, GFP_KERNEL);
+	whole = kunit_kmalloc(test, len, GFP_KERNEL);
+	parts = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, whole);
+	KUNIT_ASSERT_NOT_NULL(test, parts);
+	prandom_seed_state(&rnd, SM4_SEED);
+	prandom_bytes_state(&rnd, key, sizeof(key));
+	prandom_bytes_state(&rnd, iv0, sizeof(iv0));
+	prandom_bytes_state(&rnd, in, len);
+	KUNIT_ASSERT_EQ(test, sm4_setkey(t, key, sizeof(key)), 0);
+
+	for (enc = 0; enc < 2; enc++) {
+		memcpy(iv, iv0, sizeof(iv));
+		KUNIT_ASSERT_EQ(test, sm4_skcipher_iv(t, enc, iv, in, whole, len), 0);
+		memcpy(want_iv, iv0, sizeof(want_iv));
+		if (!strcmp(impl->alg, "ctr(sm4)"))
+			sm4_ctr_add(want_iv, SM4_CHAIN_BLOCKS);
+		else if (!strcmp(impl->alg, "cbc(sm4)"))
+			memcpy(want_iv, (enc ? whole : in) + len - SM4_BLOCK_SIZE, SM4_BLOCK_SIZE);
+		else
+			memcpy(want_iv, iv, sizeof(want_iv));	/* only the chaining below */
+		KUNIT_EXPECT_MEMEQ_MSG(test, iv, want_iv, SM4_BLOCK_SIZE,
+				       "%s: the IV handed back", enc ? "encrypt" : "decrypt");
+
+		for (first = 1; first <= 17; first++) {
+			unsigned int cut = first * SM4_BLOCK_SIZE;
+
+			memcpy(iv, iv0, sizeof(iv));
+			KUNIT_ASSERT_EQ(test, sm4_skcipher_iv(t, enc, iv, in, parts, cut), 0);
+			KUNIT_ASSERT_EQ(test, sm4_skcipher_iv(t, enc, iv, in + cut, parts + cut,
+							      len - cut), 0);
+			KUNIT_EXPECT_MEMEQ_MSG(test, parts, whole, len,
+					       "%s: requests of %u and %u blocks differ from one",
+					       enc ? "encrypt" : "decrypt", first,
+					       SM4_CHAIN_BLOCKS - first);
+			KUNIT_EXPECT_MEMEQ_MSG(test, iv, want_iv, SM4_BLOCK_SIZE,
+					       "%s: the IV after requests of %u and %u blocks",
+					       enc ? "encrypt" : "decrypt", first,
+					       SM4_CHAIN_BLOCKS - first);
+		}
+	}
+}
+
+/*
+ * The CTR counter is one 128-bit big-endian number (NIST SP 800-38A, B.1):
+ * inside one request it carries out of its low 32 and 64 bits and wraps
+ * at 2^128, wherever in the request (and in the bulk paths) that falls.
+ * Each output against the definition, built from the SM4 library.
+ */
+static void sm4_ctr_carry_test(struct kunit *test)
+{
+	static const unsigned int at[] = { 0, 1, 3, 4, 7, 8, 15, 16 };
+	static const unsigned int widths[] = { 4, 8, 16 };	/* bytes that are all 0xff */
+	const struct sm4_impl *impl = test->param_value;
+	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	const unsigned int len = 20 * SM4_BLOCK_SIZE + 5;
+	u8 iv0[SM4_BLOCK_SIZE], iv[SM4_BLOCK_SIZE], ctr[SM4_BLOCK_SIZE], ks[SM4_BLOCK_SIZE];
+	unsigned int w, a, i, j;
+	struct sm4_ctx ctx;
+	u8 *in, *out;
+
+	in = kunit_kmalloc(test, len, GFP_KERNEL);
+	out = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (i = 0; i < len; i++)
+		in[i] = i * 13 + 5;
+	KUNIT_ASSERT_EQ(test, sm4_expandkey(&ctx, gbt_key, SM4_KEY_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, sm4_setkey(t, gbt_key, SM4_KEY_SIZE), 0);
+
+	for (w = 0; w < ARRAY_SIZE(widths); w++)
+		for (a = 0; a < ARRAY_SIZE(at); a++) {
+			/* The low bytes all 0xff after block at[a]: it carries there. */
+			memset(iv0, 0x5a, sizeof(iv0));
+			memset(iv0 + SM4_BLOCK_SIZE - widths[w], 0xff, widths[w]);
+			iv0[SM4_BLOCK_SIZE - 1] -= at[a];	/* no borrow: at[a] < 0xff */
+
+			memcpy(iv, iv0, sizeof(iv));
+			KUNIT_ASSERT_EQ(test, sm4_skcipher_iv(t, true, iv, in, out, len), 0);
+			memcpy(ctr, iv0, sizeof(ctr));
+			for (i = 0; i < len; i += SM4_BLOCK_SIZE) {
+				sm4_crypt_block(ctx.rkey_enc, ks, ctr);
+				for (j = i; j < min(len, i + SM4_BLOCK_SIZE); j++)
+					ks[j - i] ^= in[j];
+				KUNIT_EXPECT_MEMEQ_MSG(test, out + i, ks,
+						       min(len - i, SM4_BLOCK_SIZE),
+						       "block %u, low %u bytes carry after block %u",
+						       i / SM4_BLOCK_SIZE, widths[w], at[a]);
+				sm4_ctr_add(ctr, 1);
+			}
+		}
+}
+
+/*
+ * The tag lengths each AEAD takes: GCM 4, 8 and 12 to 16 bytes (SP
+ * 800-38D, 5.2.1.2), CCM the even ones from 4 to 16 (SP 800-38C, A.1).
+ */
+static bool sm4_tag_legal(const struct sm4_impl *impl, unsigned int taglen)
+{
+	if (!strcmp(impl->alg, "gcm(sm4)"))
+		return taglen == 4 || taglen == 8 || (taglen >= 12 && taglen <= 16);
+	return taglen >= 4 && taglen <= 16 && !(taglen & 1);
+}
+
+/*
+ * Every tag length from 0 to 17: a legal one is taken, the ciphertext is
+ * the vector's, the tag is the vector's cut short for GCM (SP 800-38D,
+ * 7.1: MSB_t) and sm4-generic's for an arch CCM (whose tag depends on
+ * its length, SP 800-38C A.2.1), and decrypts back; a wrong tag of that
+ * length is refused. An illegal one is refused with -EINVAL.
+ */
+static void sm4_taglen_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	struct sm4_tfm *ref = impl->ref ? sm4_alloc_ref(test, impl) : NULL;
+	const struct sm4_vec *v = sm4_vec_of(test, impl);
+	bool gcm = !strcmp(impl->alg, "gcm(sm4)");
+	unsigned int taglen, tot;
+	u8 *buf, *want;
+
+	buf = kunit_kmalloc(test, 256, GFP_KERNEL);
+	want = kunit_kmalloc(test, 256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_EQ(test, sm4_setkey(t, v->key, v->klen), 0);
+	if (ref)
+		KUNIT_ASSERT_EQ(test, sm4_setkey(ref, v->key, v->klen), 0);
+
+	for (taglen = 0; taglen <= 17; taglen++) {
+		bool legal = sm4_tag_legal(impl, taglen);
+
+		KUNIT_EXPECT_EQ_MSG(test, crypto_aead_setauthsize(t->aead, taglen),
+				    legal ? 0 : -EINVAL, "tag of %u bytes", taglen);
+		if (!legal)
+			continue;
+		tot = v->alen + v->len + taglen;
+		memcpy(buf, v->aad, v->alen);
+		memcpy(buf + v->alen, v->ptext, v->len);
+		KUNIT_ASSERT_EQ_MSG(test, sm4_crypt_buf(t, true, v->iv, v->alen, buf, buf, v->len,
+							v->len + taglen), 0, "tag of %u", taglen);
+		KUNIT_EXPECT_MEMEQ_MSG(test, buf + v->alen, v->ctext, v->len,
+				       "ciphertext, tag of %u bytes", taglen);
+		if (gcm) {
+			KUNIT_EXPECT_MEMEQ_MSG(test, buf + v->alen + v->len, v->ctext + v->len,
+					       taglen, "tag of %u bytes", taglen);
+		} else if (ref) {
+			KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, taglen), 0);
+			memcpy(want, v->aad, v->alen);
+			memcpy(want + v->alen, v->ptext, v->len);
+			KUNIT_ASSERT_EQ(test, sm4_crypt_buf(ref, true, v->iv, v->alen, want, want,
+							    v->len, v->len + taglen), 0);
+			KUNIT_EXPECT_MEMEQ_MSG(test, buf, want, tot, "differs from %s: tag %u",
+					       impl->ref, taglen);
+		}
+		memcpy(want, buf, tot);
+		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_buf(t, false, v->iv, v->alen, want, want,
+							v->len + taglen, v->len), 0,
+				    "decrypt, tag of %u bytes", taglen);
+		KUNIT_EXPECT_MEMEQ_MSG(test, want + v->alen, v->ptext, v->len,
+				       "decrypt, tag of %u bytes", taglen);
+		buf[tot - 1] ^= 0x80;
+		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_buf(t, false, v->iv, v->alen, buf, buf,
+							v->len + taglen, v->len), -EBADMSG,
+				    "wrong tag of %u bytes", taglen);
+	}
+}
+
+static bool sm4_ccm(const struct sm4_impl *impl)
+{
+	return !strcmp(impl->alg, "ccm(sm4)");
+}
+
+SM4_IMPL_PARAMS(sm4_ccm, sm4_ccm)
+
+/*
+ * The CCM nonce length: the kernel's IV is a counter block whose first
+ * byte is L - 1 (RFC 3610, 2.3), and the nonce fills 15 - L bytes. Every
+ * L from 2 to 8 (nonces of 13 down to 7 bytes) works, against sm4-generic
+ * for an arch driver and back again; L - 1 of 0 or 8 is refused.
+ */
+static void sm4_ccm_nonce_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	struct sm4_tfm *ref = impl->ref ? sm4_alloc_ref(test, impl) : NULL;
+	const struct sm4_vec *v = sm4_vec_of(test, impl);
+	unsigned int lm1, tot = v->alen + v->len + 16;
+	u8 iv[SM4_BLOCK_SIZE], *buf, *want;
+
+	buf = kunit_kmalloc(test, 256, GFP_KERNEL);
+	want = kunit_kmalloc(test, 256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, 16), 0);
+	KUNIT_ASSERT_EQ(test, sm4_setkey(t, v->key, v->klen), 0);
+	if (ref) {
+		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, 16), 0);
+		KUNIT_ASSERT_EQ(test, sm4_setkey(ref, v->key, v->klen), 0);
+	}
+
+	for (lm1 = 0; lm1 <= 8; lm1++) {
+		bool legal = lm1 >= 1 && lm1 <= 7;
+
+		memset(iv, 0, sizeof(iv));
+		iv[0] = lm1;
+		memcpy(iv + 1, "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c",
+		       min(14 - lm1, 13U));
+		memcpy(buf, v->aad, v->alen);
+		memcpy(buf + v->alen, v->ptext, v->len);
+		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_buf(t, true, iv, v->alen, buf, buf, v->len,
+							v->len + 16), legal ? 0 : -EINVAL,
+				    "L - 1 = %u", lm1);
+		if (!legal)
+			continue;
+		if (ref) {
+			memcpy(want, v->aad, v->alen);
+			memcpy(want + v->alen, v->ptext, v->len);
+			KUNIT_ASSERT_EQ(test, sm4_crypt_buf(ref, true, iv, v->alen, want, want,
+							    v->len, v->len + 16), 0);
+			KUNIT_EXPECT_MEMEQ_MSG(test, buf, want, tot, "differs from %s: L - 1 = %u",
+					       impl->ref, lm1);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_buf(t, false, iv, v->alen, buf, buf,
+							v->len + 16, v->len), 0, "L - 1 = %u", lm1);
+		KUNIT_EXPECT_MEMEQ_MSG(test, buf + v->alen, v->ptext, v->len,
+				       "decrypt, L - 1 = %u", lm1);
+	}
+}
+
 /*
  * Every SM4 algorithm the kernel has registered (a cra_name with "sm4"
  * in it, on crypto_alg_list) has a row in sm4_impls, so that a driver
@@ -1205,6 +1523,10 @@ static void sm4_registered_test(struct kunit *test)
 
 static struct kunit_case sm4_driver_cases[] = {
 	KUNIT_CASE(sm4_registered_test),
+	KUNIT_CASE_PARAM(sm4_chain_test, sm4_chaining_gen_params),
+	KUNIT_CASE_PARAM(sm4_ctr_carry_test, sm4_ctr_gen_params),
+	KUNIT_CASE_PARAM(sm4_taglen_test, sm4_aead_gen_params),
+	KUNIT_CASE_PARAM(sm4_ccm_nonce_test, sm4_ccm_gen_params),
 	KUNIT_CASE_PARAM(sm4_kat_test, sm4_any_gen_params),
 	KUNIT_CASE_PARAM(sm4_cross_test, sm4_accelerated_gen_params),
 	KUNIT_CASE_PARAM(sm4_bad_key_test, sm4_any_gen_params),
