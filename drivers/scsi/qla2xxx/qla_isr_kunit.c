@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for qla2x00_handle_dif_error(), included at the end of
+ * qla_isr.c: what a T10 protection information (DIF) error in a status
+ * IOCB makes of the command's result, sense data and residual.
+ *
+ * The command is built by hand, as the SCSI midlayer lays it out: a
+ * struct request with the scsi_cmnd behind it (scsi_cmd_to_rq()), a
+ * sense buffer, and a scsi_device for the sector size. The status
+ * entry carries the tags as the firmware leaves them after
+ * qla2x00_status_entry()'s swab32: the actual tags at data[12], the
+ * expected ones at data[20], each as app tag (le16), guard (le16),
+ * reference tag (le32).
+ */
+
+#include <kunit/test.h>
+#include <scsi/scsi_common.h>
+
+struct qla_dif_cmd {
+	struct request rq;
+	struct scsi_cmnd cmd;		/* right behind its request */
+};
+
+struct qla_dif_tags {
+	u16 app;
+	u16 guard;
+	u32 ref;
+};
+
+struct qla_dif_case {
+	const char *desc;
+	unsigned char prot_type;
+	unsigned int sector_size;
+	struct qla_dif_tags actual, expected;
+	int ret;			/* what qla2x00_handle_dif_error() returns */
+	u8 host;			/* host byte of the result */
+	bool sense;			/* CHECK CONDITION with sense data, or GOOD */
+	u8 asc, ascq;
+	unsigned int resid;
+};
+
+#define QLA_LBA		1000
+#define QLA_BLOCKS	8
+#define QLA_ESC_APP	0xffff
+#define QLA_ESC_REF	0xffffffff
+
+/*
+ * SBC-3 4.18.1 and SPC-4 Annex D name the three checks: ASC 10h with
+ * ASCQ 01h (LOGICAL BLOCK GUARD CHECK FAILED), 03h (LOGICAL BLOCK
+ * REFERENCE TAG CHECK FAILED) and 02h (LOGICAL BLOCK APPLICATION TAG
+ * CHECK FAILED). SBC-3 reports them with the ABORTED COMMAND sense key;
+ * qla2xxx, as 6.12 has it, says ILLEGAL REQUEST, in descriptor format,
+ * with DID_ABORT in the host byte, so that the midlayer retries, and the
+ * status byte CHECK CONDITION (02h). Before "scsi: qla2xxx: Correct
+ * setting of SAM_STAT_CHECK_CONDITION" (merged by commit f0d98d85831b)
+ * the status was shifted left by one: 04h, CONDITION MET, which reads
+ * as success.
+ *
+ * An application tag of FFFFh (and for type 3 a reference tag of
+ * FFFFFFFFh too) marks a block that must not be checked (SBC-3 4.18.2):
+ * the driver then ends the command as GOOD with the blocks before the
+ * escaped one done, the rest as residual.
+ */
+static const struct qla_dif_case qla_dif_cases[] = {
+	{ "guard mismatch: guard check failed", 1, 512,
+	  { 0x1234, 0xaaaa, QLA_LBA + 2 }, { 0x1234, 0xbbbb, QLA_LBA + 2 },
+	  1, DID_ABORT, true, 0x10, 0x01 },
+	{ "reference tag mismatch: reference check failed", 1, 512,
+	  { 0x1234, 0xaaaa, QLA_LBA + 3 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
+	  1, DID_ABORT, true, 0x10, 0x03 },
+	{ "application tag mismatch: application check failed", 2, 512,
+	  { 0x1235, 0xaaaa, QLA_LBA + 2 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
+	  1, DID_ABORT, true, 0x10, 0x02 },
+	{ "guard and reference mismatch: the guard is reported", 1, 512,
+	  { 0x1234, 0xaaaa, QLA_LBA + 3 }, { 0x1234, 0xbbbb, QLA_LBA + 2 },
+	  1, DID_ABORT, true, 0x10, 0x01 },
+	{ "reference and application mismatch: the reference is reported", 1, 4096,
+	  { 0x1235, 0xaaaa, QLA_LBA + 3 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
+	  1, DID_ABORT, true, 0x10, 0x03 },
+	{ "type 3, app escape but no ref escape: the tags are checked", 3, 512,
+	  { QLA_ESC_APP, 0xaaaa, QLA_LBA + 2 }, { 0x1234, 0xbbbb, QLA_LBA + 2 },
+	  1, DID_ABORT, true, 0x10, 0x01 },
+	{ "all tags match: error left as it was", 1, 512,
+	  { 0x1234, 0xaaaa, QLA_LBA + 2 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
+	  1, 0, false },
+	{ "type 1 app escape at block 3: GOOD, 5 blocks residual", 1, 512,
+	  { QLA_ESC_APP, 0xaaaa, 7 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
+	  0, DID_OK, false, .resid = (QLA_BLOCKS - 3) * 512 },
+	{ "type 2 app escape at block 1 of 4096: GOOD, 7 blocks residual", 2, 4096,
+	  { QLA_ESC_APP, 0xbbbb, 7 }, { 0x1234, 0xaaaa, QLA_LBA },
+	  0, DID_OK, false, .resid = (QLA_BLOCKS - 1) * 4096 },
+	{ "type 3 app and ref escape at the last block: GOOD, no residual", 3, 512,
+	  { QLA_ESC_APP, 0xaaaa, QLA_ESC_REF }, { 0x1234, 0xaaaa, QLA_LBA + QLA_BLOCKS - 1 },
+	  0, DID_OK, false, .resid = 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_dif, qla_dif_cases, desc);
+
+static void qla_dif_put(u8 *at, const struct qla_dif_tags *t)
+{
+	put_unaligned_le16(t->app, at);
+	put_unaligned_le16(t->guard, at + 2);
+	put_unaligned_le32(t->ref, at + 4);
+}
+
+static void qla_dif_error_test(struct kunit *test)
+{
+	const struct qla_dif_case *t = test->param_value;
+	struct scsi_sense_hdr sshdr;
+	struct sts_entry_24xx *sts;
+	struct scsi_device *sdev;
+	struct qla_dif_cmd *c;
+	struct scsi_cmnd *cmd;
+	srb_t *sp;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	sts = kunit_kzalloc(test, sizeof(*sts), GFP_KERNEL);
+	sp = kunit_kzalloc(test, sizeof(*sp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_NOT_NULL(test, sts);
+	KUNIT_ASSERT_NOT_NULL(test, sp);
+	cmd = &c->cmd;
+	KUNIT_ASSERT_PTR_EQ(test, scsi_cmd_to_rq(cmd), &c->rq);
+	cmd->sense_buffer = kunit_kzalloc(test, SCSI_SENSE_BUFFERSIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cmd->sense_buffer);
+
+	sdev->sector_size = t->sector_size;
+	cmd->device = sdev;
+	cmd->cmnd[0] = READ_16;
+	cmd->cmd_len = 16;
+	cmd->prot_type = t->prot_type;
+	cmd->sdb.length = QLA_BLOCKS * t->sector_size;
+	c->rq.__sector = (sector_t)QLA_LBA * (t->sector_size >> SECTOR_SHIFT);
+	sp->u.scmd.cmd = cmd;
+	qla_dif_put(&sts->data[12], &t->actual);
+	qla_dif_put(&sts->data[20], &t->expected);
+
+	KUNIT_ASSERT_EQ(test, scsi_get_lba(cmd), (sector_t)QLA_LBA);
+	KUNIT_EXPECT_EQ(test, qla2x00_handle_dif_error(sp, sts), t->ret);
+	KUNIT_EXPECT_EQ(test, host_byte(cmd->result), t->host);
+	KUNIT_EXPECT_EQ(test, get_status_byte(cmd),
+			t->sense ? SAM_STAT_CHECK_CONDITION : SAM_STAT_GOOD);
+	KUNIT_EXPECT_NE(test, get_status_byte(cmd), SAM_STAT_CONDITION_MET);
+	KUNIT_EXPECT_EQ(test, scsi_get_resid(cmd), t->resid);
+	if (!t->sense) {
+		KUNIT_EXPECT_EQ(test, cmd->sense_buffer[0], 0);
+		return;
+	}
+	KUNIT_ASSERT_TRUE(test, scsi_normalize_sense(cmd->sense_buffer, SCSI_SENSE_BUFFERSIZE,
+						     &sshdr));
+	KUNIT_EXPECT_EQ(test, sshdr.response_code, 0x72);	/* current, descriptor */
+	KUNIT_EXPECT_EQ(test, sshdr.sense_key, ILLEGAL_REQUEST);
+	KUNIT_EXPECT_EQ(test, sshdr.asc, t->asc);
+	KUNIT_EXPECT_EQ(test, sshdr.ascq, t->ascq);
+}
+
+static struct kunit_case qla_dif_cases_list[] = {
+	KUNIT_CASE_PARAM(qla_dif_error_test, qla_dif_gen_params),
+	{}
+};
+
+static struct kunit_suite qla_dif_suite = {
+	.name = "qla2xxx_dif_status",
+	.test_cases = qla_dif_cases_list,
+};
+
+kunit_test_suite(qla_dif_suite);
