@@ -37,7 +37,10 @@ INTEGRATION = matrix.INTEGRATION
 # (KASAN, UBSAN, KFENCE, lockdep, debug objects, fault injection), every
 # KASAN report printed, not only the first.
 DEBUG = matrix.DEBUG
-DEBUG_KERNEL_ARGS = ['kasan_multi_shot']
+# kasan_multi_shot: every report printed. monotonic_suspend=off: the
+# debug kernel is built with the mode on (debug.config); the boot turns
+# it off, the other direction of the override from the mono-suspend boot.
+DEBUG_KERNEL_ARGS = ['kasan_multi_shot', 'monotonic_suspend=off']
 
 # The debug leg's self-test: the canary suite reads past a buffer when
 # booted with this argument, and the cell must fail with a KASAN report.

@@ -398,7 +398,46 @@ static void tk_live_tick_on(struct kunit *test)
 	tk_live_test(test, true, tk_live_tick_resume);
 }
 
+#define TK_PARAM "monotonic_suspend="
+
+/*
+ * The mode is the one the boot asked for: the last monotonic_suspend= of
+ * the command line, else CONFIG_TIME_MONOTONIC_SUSPEND. Each direction of
+ * the override is booted: the mono-suspend boot turns the mode on over a
+ * kernel built without it, and the debug leg, built with
+ * CONFIG_TIME_MONOTONIC_SUSPEND=y, boots with monotonic_suspend=off
+ * (kunit/configs/debug.config, kunit/runner.py). Named _on so that the
+ * mono-suspend boot's filter takes it; it runs, and never skips, in
+ * every boot that passes "on", "off" or nothing.
+ */
+static void tk_live_mode_on(struct kunit *test)
+{
+	bool want = IS_ENABLED(CONFIG_TIME_MONOTONIC_SUSPEND);
+	const char *p = saved_command_line, *arg = NULL;
+
+	while ((p = strstr(p, TK_PARAM))) {
+		p += strlen(TK_PARAM);
+		arg = p;
+	}
+	if (arg) {
+		size_t len = strcspn(arg, " ");
+
+		if (len == 2 && !strncmp(arg, "on", 2))
+			want = true;
+		else if (len == 3 && !strncmp(arg, "off", 3))
+			want = false;
+		else
+			kunit_skip(test, "booted with %s%.*s, not on or off", TK_PARAM,
+				   (int)len, arg);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, timekeeping_monotonic_suspend(), want,
+			    "booted with %s, built with CONFIG_TIME_MONOTONIC_SUSPEND=%c",
+			    arg ? arg - strlen(TK_PARAM) : "no " TK_PARAM,
+			    IS_ENABLED(CONFIG_TIME_MONOTONIC_SUSPEND) ? 'y' : 'n');
+}
+
 static struct kunit_case timekeeping_live_cases[] = {
+	KUNIT_CASE(tk_live_mode_on),
 	KUNIT_CASE_SLOW(tk_live_rtc_off),
 	KUNIT_CASE_SLOW(tk_live_rtc_on),
 	KUNIT_CASE_SLOW(tk_live_tick_off),
