@@ -24,6 +24,7 @@
 
 #include "internal.h"
 #include "kunit_cpu.h"
+#include "kunit_skcipher.h"
 
 #define CFB_BLOCK_SIZE	16
 
@@ -131,28 +132,6 @@ static struct crypto_skcipher *cfb_alloc_impl(struct kunit *test,
 	if (impl->cpu_ok && !impl->cpu_ok())
 		kunit_skip(test, "built, but this CPU lacks %s", impl->cpu_needs);
 	return cfb_alloc(test, impl->driver);
-}
-
-/* One request from in to out, in place if they are the same, waited for. */
-static int cfb_crypt(struct crypto_skcipher *tfm, bool enc, u8 *iv, const u8 *in,
-		     u8 *out, unsigned int len)
-{
-	struct skcipher_request *req = skcipher_request_alloc(tfm, GFP_KERNEL);
-	struct scatterlist src, dst;
-	DECLARE_CRYPTO_WAIT(wait);
-	int err;
-
-	if (!req)
-		return -ENOMEM;
-	sg_init_one(&src, in, len);
-	sg_init_one(&dst, out, len);
-	skcipher_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG |
-				      CRYPTO_TFM_REQ_MAY_SLEEP, crypto_req_done, &wait);
-	skcipher_request_set_crypt(req, &src, in == out ? &src : &dst, len, iv);
-	err = crypto_wait_req(enc ? crypto_skcipher_encrypt(req) :
-			      crypto_skcipher_decrypt(req), &wait);
-	skcipher_request_free(req);
-	return err;
 }
 
 /* ------------------------------------------------ SP 800-38A vectors */
@@ -270,8 +249,8 @@ static void cfb_nist_one(struct kunit *test, const struct cfb_impl *impl,
 
 			memcpy(buf, in, sizeof(cfb_ptext));
 			memcpy(iv, cfb_iv, sizeof(iv));
-			KUNIT_ASSERT_EQ(test, cfb_crypt(tfm, enc, iv, buf, out,
-							sizeof(cfb_ptext)), 0);
+			KUNIT_ASSERT_EQ(test, kunit_skcipher_crypt(tfm, enc, iv, buf, out,
+								   sizeof(cfb_ptext)), 0);
 			KUNIT_EXPECT_MEMEQ_MSG(test, out, want, sizeof(cfb_ptext),
 					       "%s %s, %s", impl->driver,
 					       enc ? "encrypt" : "decrypt",
@@ -330,8 +309,8 @@ static void cfb_reference(struct kunit *test, struct crypto_skcipher *ecb, bool 
 	memcpy(inputs, iv, CFB_BLOCK_SIZE);
 	if (!enc) {
 		memcpy(inputs + CFB_BLOCK_SIZE, in, (nblocks - 1) * CFB_BLOCK_SIZE);
-		KUNIT_ASSERT_EQ(test, cfb_crypt(ecb, true, NULL, inputs, o,
-						nblocks * CFB_BLOCK_SIZE), 0);
+		KUNIT_ASSERT_EQ(test, kunit_skcipher_crypt(ecb, true, NULL, inputs, o,
+							   nblocks * CFB_BLOCK_SIZE), 0);
 		for (k = 0; k < len; k++)
 			out[k] = in[k] ^ o[k];
 		return;
@@ -339,8 +318,8 @@ static void cfb_reference(struct kunit *test, struct crypto_skcipher *ecb, bool 
 	for (j = 0; j < nblocks; j++) {
 		unsigned int off = j * CFB_BLOCK_SIZE;
 
-		KUNIT_ASSERT_EQ(test, cfb_crypt(ecb, true, NULL, inputs + off, o + off,
-						CFB_BLOCK_SIZE), 0);
+		KUNIT_ASSERT_EQ(test, kunit_skcipher_crypt(ecb, true, NULL, inputs + off,
+							   o + off, CFB_BLOCK_SIZE), 0);
 		for (k = off; k < min(len, off + CFB_BLOCK_SIZE); k++)
 			out[k] = in[k] ^ o[k];
 		if (j + 1 < nblocks)
@@ -376,7 +355,7 @@ static void cfb_cross_test(struct kunit *test)
 	u8 key[AES_MAX_KEY_SIZE], iv[CFB_BLOCK_SIZE], iv0[CFB_BLOCK_SIZE];
 	struct rnd_state rnd;
 	unsigned int kl, l, checks = 0;
-	int enc;
+	int enc, err;
 
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	KUNIT_ASSERT_NOT_NULL(test, out);
@@ -395,7 +374,8 @@ static void cfb_cross_test(struct kunit *test)
 				cfb_reference(test, ecb, enc, iv0, in, want, len);
 
 				memcpy(iv, iv0, sizeof(iv));
-				KUNIT_ASSERT_EQ(test, cfb_crypt(tfm, enc, iv, in, out, len), 0);
+				err = kunit_skcipher_crypt(tfm, enc, iv, in, out, len);
+				KUNIT_ASSERT_EQ(test, err, 0);
 				KUNIT_EXPECT_MEMEQ_MSG(test, out, want, len,
 						       "%u-bit key, %u bytes, %s", klens[kl] * 8,
 						       len, enc ? "encrypt" : "decrypt");
@@ -406,11 +386,12 @@ static void cfb_cross_test(struct kunit *test)
 				/* The same stream as two requests, split at a block. */
 				memset(out, 0, len);
 				memcpy(iv, iv0, sizeof(iv));
-				KUNIT_ASSERT_EQ(test, cfb_crypt(tfm, enc, iv, in, out,
-								CFB_BLOCK_SIZE), 0);
-				KUNIT_ASSERT_EQ(test, cfb_crypt(tfm, enc, iv, in + CFB_BLOCK_SIZE,
-								out + CFB_BLOCK_SIZE,
-								len - CFB_BLOCK_SIZE), 0);
+				err = kunit_skcipher_crypt(tfm, enc, iv, in, out, CFB_BLOCK_SIZE);
+				KUNIT_ASSERT_EQ(test, err, 0);
+				err = kunit_skcipher_crypt(tfm, enc, iv, in + CFB_BLOCK_SIZE,
+							   out + CFB_BLOCK_SIZE,
+							   len - CFB_BLOCK_SIZE);
+				KUNIT_ASSERT_EQ(test, err, 0);
 				KUNIT_EXPECT_MEMEQ_MSG(test, out, want, len,
 						       "%u-bit key, %u bytes, %s in two requests",
 						       klens[kl] * 8, len,

@@ -30,6 +30,7 @@
 
 #include "internal.h"
 #include "kunit_cpu.h"
+#include "kunit_skcipher.h"
 
 MODULE_IMPORT_NS(CRYPTO_INTERNAL);
 
@@ -1172,31 +1173,6 @@ static const struct sm4_vec *sm4_vec_of(struct kunit *test, const struct sm4_imp
 	return NULL;
 }
 
-/*
- * One skcipher request on linear buffers with the caller's IV buffer,
- * which holds the IV the request hands back when it returns.
- */
-static int sm4_skcipher_iv(struct sm4_tfm *t, bool enc, u8 *iv, const u8 *in, u8 *out,
-			   unsigned int len)
-{
-	struct skcipher_request *req = skcipher_request_alloc(t->skcipher, GFP_KERNEL);
-	struct scatterlist src, dst;
-	DECLARE_CRYPTO_WAIT(wait);
-	int err;
-
-	if (!req)
-		return -ENOMEM;
-	sg_init_one(&src, in, len);
-	sg_init_one(&dst, out, len);
-	skcipher_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG | CRYPTO_TFM_REQ_MAY_SLEEP,
-				      crypto_req_done, &wait);
-	skcipher_request_set_crypt(req, &src, &dst, len, iv);
-	err = crypto_wait_req(enc ? crypto_skcipher_encrypt(req) :
-			      crypto_skcipher_decrypt(req), &wait);
-	skcipher_request_free(req);
-	return err;
-}
-
 /* @ctr + @n, a 128-bit big-endian counter (NIST SP 800-38A, B.1). */
 static void sm4_ctr_add(u8 *ctr, u64 n)
 {
@@ -1237,13 +1213,13 @@ SM4_IMPL_PARAMS(sm4_ctr, sm4_ctr)
 static void sm4_chain_test(struct kunit *test)
 {
 	const struct sm4_impl *impl = test->param_value;
-	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	struct crypto_skcipher *tfm = sm4_alloc_impl(test, impl)->skcipher;
 	const unsigned int len = SM4_CHAIN_BLOCKS * SM4_BLOCK_SIZE;
 	u8 key[SM4_KEY_SIZE], iv0[SM4_BLOCK_SIZE], iv[SM4_BLOCK_SIZE], want_iv[SM4_BLOCK_SIZE];
 	u8 *in, *whole, *parts;
 	struct rnd_state rnd;
 	unsigned int first;
-	int enc;
+	int enc, err;
 
 	in = kunit_kmalloc(test, len, GFP_KERNEL);
 	whole = kunit_kmalloc(test, len, GFP_KERNEL);
@@ -1255,11 +1231,11 @@ static void sm4_chain_test(struct kunit *test)
 	prandom_bytes_state(&rnd, key, sizeof(key));
 	prandom_bytes_state(&rnd, iv0, sizeof(iv0));
 	prandom_bytes_state(&rnd, in, len);
-	KUNIT_ASSERT_EQ(test, sm4_setkey(t, key, sizeof(key)), 0);
+	KUNIT_ASSERT_EQ(test, crypto_skcipher_setkey(tfm, key, sizeof(key)), 0);
 
 	for (enc = 0; enc < 2; enc++) {
 		memcpy(iv, iv0, sizeof(iv));
-		KUNIT_ASSERT_EQ(test, sm4_skcipher_iv(t, enc, iv, in, whole, len), 0);
+		KUNIT_ASSERT_EQ(test, kunit_skcipher_crypt(tfm, enc, iv, in, whole, len), 0);
 		memcpy(want_iv, iv0, sizeof(want_iv));
 		if (!strcmp(impl->alg, "ctr(sm4)"))
 			sm4_ctr_add(want_iv, SM4_CHAIN_BLOCKS);
@@ -1274,9 +1250,10 @@ static void sm4_chain_test(struct kunit *test)
 			unsigned int cut = first * SM4_BLOCK_SIZE;
 
 			memcpy(iv, iv0, sizeof(iv));
-			KUNIT_ASSERT_EQ(test, sm4_skcipher_iv(t, enc, iv, in, parts, cut), 0);
-			KUNIT_ASSERT_EQ(test, sm4_skcipher_iv(t, enc, iv, in + cut, parts + cut,
-							      len - cut), 0);
+			err = kunit_skcipher_crypt(tfm, enc, iv, in, parts, cut);
+			KUNIT_ASSERT_EQ(test, err, 0);
+			err = kunit_skcipher_crypt(tfm, enc, iv, in + cut, parts + cut, len - cut);
+			KUNIT_ASSERT_EQ(test, err, 0);
 			KUNIT_EXPECT_MEMEQ_MSG(test, parts, whole, len,
 					       "%s: requests of %u and %u blocks differ from one",
 					       enc ? "encrypt" : "decrypt", first,
@@ -1300,7 +1277,7 @@ static void sm4_ctr_carry_test(struct kunit *test)
 	static const unsigned int at[] = { 0, 1, 3, 4, 7, 8, 15, 16 };
 	static const unsigned int widths[] = { 4, 8, 16 };	/* bytes that are all 0xff */
 	const struct sm4_impl *impl = test->param_value;
-	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	struct crypto_skcipher *tfm = sm4_alloc_impl(test, impl)->skcipher;
 	const unsigned int len = 20 * SM4_BLOCK_SIZE + 5;
 	u8 iv0[SM4_BLOCK_SIZE], iv[SM4_BLOCK_SIZE], ctr[SM4_BLOCK_SIZE], ks[SM4_BLOCK_SIZE];
 	unsigned int w, a, i, j;
@@ -1314,7 +1291,7 @@ static void sm4_ctr_carry_test(struct kunit *test)
 	for (i = 0; i < len; i++)
 		in[i] = i * 13 + 5;
 	KUNIT_ASSERT_EQ(test, sm4_expandkey(&ctx, gbt_key, SM4_KEY_SIZE), 0);
-	KUNIT_ASSERT_EQ(test, sm4_setkey(t, gbt_key, SM4_KEY_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, crypto_skcipher_setkey(tfm, gbt_key, SM4_KEY_SIZE), 0);
 
 	for (w = 0; w < ARRAY_SIZE(widths); w++)
 		for (a = 0; a < ARRAY_SIZE(at); a++) {
@@ -1324,7 +1301,7 @@ static void sm4_ctr_carry_test(struct kunit *test)
 			iv0[SM4_BLOCK_SIZE - 1] -= at[a];	/* no borrow: at[a] < 0xff */
 
 			memcpy(iv, iv0, sizeof(iv));
-			KUNIT_ASSERT_EQ(test, sm4_skcipher_iv(t, true, iv, in, out, len), 0);
+			KUNIT_ASSERT_EQ(test, kunit_skcipher_crypt(tfm, true, iv, in, out, len), 0);
 			memcpy(ctr, iv0, sizeof(ctr));
 			for (i = 0; i < len; i += SM4_BLOCK_SIZE) {
 				sm4_crypt_block(ctx.rkey_enc, ks, ctr);
