@@ -464,6 +464,175 @@ static void aa_net_unconfined_test(struct kunit *test)
 		}
 }
 
+/*
+ * The socket types apparmor_parser 3.0.8 has names for (its sock_types
+ * table): a rule naming a family and no type covers these. DCCP (6) is
+ * not among them, so "deny network inet6," leaves inet6 DCCP sockets to
+ * "network,", which allows them, as it allows the unused numbers.
+ */
+static bool aa_kunit_parser_type(int type)
+{
+	return type == SOCK_STREAM || type == SOCK_DGRAM || type == SOCK_RAW ||
+	       type == SOCK_RDM || type == SOCK_SEQPACKET || type == SOCK_PACKET;
+}
+
+/*
+ * Every family of af_mask (aa_kunit_families, which aa_af_mask_test holds
+ * to it) with every socket type: network inet stream, allows inet stream
+ * alone, and deny network inet6, next to network, refuses inet6 of every
+ * type the parser names.
+ */
+static void aa_net_family_test(struct kunit *test)
+{
+	const struct aa_net_name *f = test->param_value;
+	struct aa_profile *stream, *deny6;
+	int type;
+
+	stream = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				  "net_inet_stream");
+	deny6 = aa_kunit_profile(test, net_deny_inet6_blob, sizeof(net_deny_inet6_blob),
+				 "net_deny_inet6");
+	for (type = 0; type < SOCK_MAX; type++) {
+		bool denied6 = f->value == AF_INET6 && aa_kunit_parser_type(type);
+		DEFINE_AUDIT_NET(ad, OP_CREATE, NULL, f->value, type, 0);
+
+		KUNIT_EXPECT_EQ_MSG(test, aa_profile_af_perm(stream, &ad, AA_MAY_CREATE,
+							     f->value, type),
+				    f->value == AF_INET && type == SOCK_STREAM ? 0 : -EACCES,
+				    "network inet stream, type %d", type);
+		KUNIT_EXPECT_EQ_MSG(test, aa_profile_af_perm(deny6, &ad, AA_MAY_CREATE,
+							     f->value, type),
+				    denied6 ? -EACCES : 0,
+				    "deny network inet6, type %d", type);
+	}
+}
+
+/*
+ * The current task under @profile's label until aa_kunit_unconfine():
+ * an override of its creds. Both run in the case itself, not as a
+ * clean-up action, which runs in another thread; nothing between them
+ * may abort the case.
+ */
+static const struct cred *aa_kunit_confine(struct kunit *test, struct aa_profile *profile)
+{
+	struct cred *cred = prepare_creds();
+	const struct cred *old;
+
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	aa_put_label(cred_label(cred));
+	set_cred_label(cred, aa_get_label(&profile->label));
+	old = override_creds(cred);
+	put_cred(cred);		/* the override holds it */
+	return old;
+}
+
+static void aa_kunit_unconfine(const struct cred *old)
+{
+	revert_creds(old);
+}
+
+struct aa_net_hook_case {
+	const char *desc;
+	u16 family;
+	int type;
+	int kern;
+	int error;
+};
+
+/*
+ * security_socket_create() for a task under net_inet_stream: AppArmor's
+ * socket_create hook (lsm.c, apparmor_socket_create()) mediates what
+ * the task asks for, and never a kernel socket (kern = 1), whatever the
+ * profile says.
+ */
+static const struct aa_net_hook_case aa_net_hook_cases[] = {
+	{ "inet stream for the task: allowed", AF_INET, SOCK_STREAM, 0, 0 },
+	{ "inet dgram for the task: denied", AF_INET, SOCK_DGRAM, 0, -EACCES },
+	{ "unix stream for the task: denied", AF_UNIX, SOCK_STREAM, 0, -EACCES },
+	{ "inet6 stream for the task: denied", AF_INET6, SOCK_STREAM, 0, -EACCES },
+	{ "inet dgram for the kernel: not mediated", AF_INET, SOCK_DGRAM, 1, 0 },
+	{ "unix stream for the kernel: not mediated", AF_UNIX, SOCK_STREAM, 1, 0 },
+	{ "netlink raw for the kernel: not mediated", AF_NETLINK, SOCK_RAW, 1, 0 },
+	{ "mctp dgram for the kernel: not mediated", AF_MCTP, SOCK_DGRAM, 1, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_net_hook, aa_net_hook_cases, desc);
+
+static void aa_net_hook_test(struct kunit *test)
+{
+	const struct aa_net_hook_case *t = test->param_value;
+	struct aa_profile *profile;
+	const struct cred *old;
+	int err;
+
+	profile = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				   "net_inet_stream");
+	old = aa_kunit_confine(test, profile);
+	err = security_socket_create(t->family, t->type, 0, t->kern);
+	aa_kunit_unconfine(old);
+	KUNIT_EXPECT_EQ(test, err, t->error);
+	/* Unconfined again, the task is not mediated. */
+	KUNIT_EXPECT_EQ(test, security_socket_create(t->family, t->type, 0, t->kern), 0);
+}
+
+static void aa_kunit_sock_release(void *sock)
+{
+	sock_release(sock);
+}
+
+/*
+ * Sockets carry a label from their creation (apparmor_socket_post_create()):
+ * the creating task's, or kernel_t for a kernel socket, and each later
+ * operation is checked against it and the current task's label
+ * (aa_sk_perm()): a task under net_inet_stream connects its inet stream
+ * socket, but may not send on an inet dgram socket it got from before,
+ * and a kernel socket is never mediated. The socket holds one reference
+ * to its label, dropped when it is freed.
+ */
+static void aa_net_sock_label_test(struct kunit *test)
+{
+	struct socket *stream = NULL, *dgram = NULL, *kern = NULL;
+	struct aa_profile *profile;
+	const struct cred *old;
+	unsigned int refs;
+	int err[3], perm[3];
+
+	profile = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				   "net_inet_stream");
+	KUNIT_ASSERT_EQ(test, sock_create(AF_INET, SOCK_DGRAM, 0, &dgram), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_sock_release, dgram), 0);
+	refs = kref_read(&profile->label.count.count);
+
+	old = aa_kunit_confine(test, profile);	/* the creds hold one more */
+	err[0] = sock_create(AF_INET, SOCK_STREAM, 0, &stream);
+	err[1] = sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, 0, &kern);
+	err[2] = sock_create(AF_INET, SOCK_DGRAM, 0, &dgram);	/* not again */
+	perm[0] = err[0] ? 0 : aa_sk_perm(OP_CONNECT, AA_MAY_CONNECT, stream->sk);
+	perm[1] = err[1] ? 0 : aa_sk_perm(OP_SENDMSG, AA_MAY_SEND, kern->sk);
+	perm[2] = aa_sk_perm(OP_SENDMSG, AA_MAY_SEND, dgram->sk);
+	aa_kunit_unconfine(old);
+	rcu_barrier();		/* the creds, and their reference, are freed */
+
+	KUNIT_EXPECT_EQ(test, err[0], 0);
+	KUNIT_EXPECT_EQ(test, err[1], 0);
+	KUNIT_EXPECT_EQ(test, err[2], -EACCES);
+	KUNIT_EXPECT_EQ(test, perm[0], 0);
+	KUNIT_EXPECT_EQ(test, perm[1], 0);
+	KUNIT_EXPECT_EQ(test, perm[2], -EACCES);
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(dgram->sk)->label, &root_ns->unconfined->label);
+	if (!err[1]) {
+		KUNIT_EXPECT_PTR_EQ(test, aa_sock(kern->sk)->label, kernel_t);
+		sock_release(kern);
+	}
+	if (err[0])
+		return;
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(stream->sk)->label, &profile->label);
+	KUNIT_EXPECT_EQ(test, kref_read(&profile->label.count.count), refs + 1);
+	sock_release(stream);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, kref_read(&profile->label.count.count), refs);
+}
+
 struct aa_unpack_bad_case {
 	const char *desc;
 	long cut;		/* bytes kept (0: all), or dropped if < 0 */
@@ -1156,6 +1325,9 @@ static struct kunit_suite aa_net_names_suite = {
 static struct kunit_case aa_net_perm_cases_list[] = {
 	KUNIT_CASE_PARAM(aa_net_perm_test, aa_net_perm_gen_params),
 	KUNIT_CASE(aa_net_unconfined_test),
+	KUNIT_CASE_PARAM(aa_net_family_test, aa_family_gen_params),
+	KUNIT_CASE_PARAM(aa_net_hook_test, aa_net_hook_gen_params),
+	KUNIT_CASE(aa_net_sock_label_test),
 	KUNIT_CASE(aa_unpack_good_test),
 	KUNIT_CASE_PARAM(aa_unpack_bad_test, aa_unpack_bad_gen_params),
 	KUNIT_CASE_PARAM(aa_dfa_cve_test, aa_dfa_cve_gen_params),
