@@ -354,6 +354,14 @@ static struct aa_profile *aa_kunit_profile(struct kunit *test, const u8 *blob,
 	return ent->new;
 }
 
+/* aa_profile_af_perm()'s decision on creating a @family @type socket. */
+static int aa_kunit_create(struct aa_profile *profile, u16 family, int type)
+{
+	DEFINE_AUDIT_NET(ad, OP_CREATE, NULL, family, type, 0);
+
+	return aa_profile_af_perm(profile, &ad, AA_MAY_CREATE, family, type);
+}
+
 /* Profile b compiled for 6.12, and for 6.12 without network_v8. */
 #define AA_BLOB(b)	.blob = b##_blob, .size = sizeof(b##_blob), .profile = #b
 #define AA_BLOB_NONET(b) \
@@ -426,13 +434,11 @@ static void aa_net_perm_test(struct kunit *test)
 {
 	const struct aa_net_perm_case *t = test->param_value;
 	struct aa_profile *profile;
-	DEFINE_AUDIT_NET(ad, OP_CREATE, NULL, t->family, t->type, 0);
 
 	profile = aa_kunit_profile(test, t->blob, t->size, t->profile);
 	KUNIT_EXPECT_EQ(test, aa_kunit_mediates_net(profile), t->mediates);
 
-	KUNIT_EXPECT_EQ(test, aa_profile_af_perm(profile, &ad, AA_MAY_CREATE,
-						 t->family, t->type), t->error);
+	KUNIT_EXPECT_EQ(test, aa_kunit_create(profile, t->family, t->type), t->error);
 	KUNIT_EXPECT_EQ(test, aa_kunit_af_perm(&profile->label, t->family, t->type),
 			t->error);
 }
@@ -453,13 +459,9 @@ static void aa_net_unconfined_test(struct kunit *test)
 
 	for (family = 0; family < AF_MAX; family++)
 		for (type = 0; type < SOCK_MAX; type++) {
-			DEFINE_AUDIT_NET(ad, OP_CREATE, NULL, family, type, 0);
-
 			KUNIT_EXPECT_EQ_MSG(test, aa_kunit_af_perm(unconfined, family, type), 0,
 					    "unconfined label, %d/%d", family, type);
-			KUNIT_EXPECT_EQ_MSG(test, aa_profile_af_perm(profile, &ad,
-								     AA_MAY_CREATE,
-								     family, type), 0,
+			KUNIT_EXPECT_EQ_MSG(test, aa_kunit_create(profile, family, type), 0,
 					    "unconfined mode, %d/%d", family, type);
 		}
 }
@@ -494,16 +496,12 @@ static void aa_net_family_test(struct kunit *test)
 				 "net_deny_inet6");
 	for (type = 0; type < SOCK_MAX; type++) {
 		bool denied6 = f->value == AF_INET6 && aa_kunit_parser_type(type);
-		DEFINE_AUDIT_NET(ad, OP_CREATE, NULL, f->value, type, 0);
 
-		KUNIT_EXPECT_EQ_MSG(test, aa_profile_af_perm(stream, &ad, AA_MAY_CREATE,
-							     f->value, type),
+		KUNIT_EXPECT_EQ_MSG(test, aa_kunit_create(stream, f->value, type),
 				    f->value == AF_INET && type == SOCK_STREAM ? 0 : -EACCES,
 				    "network inet stream, type %d", type);
-		KUNIT_EXPECT_EQ_MSG(test, aa_profile_af_perm(deny6, &ad, AA_MAY_CREATE,
-							     f->value, type),
-				    denied6 ? -EACCES : 0,
-				    "deny network inet6, type %d", type);
+		KUNIT_EXPECT_EQ_MSG(test, aa_kunit_create(deny6, f->value, type),
+				    denied6 ? -EACCES : 0, "deny network inet6, type %d", type);
 	}
 }
 
@@ -633,70 +631,6 @@ static void aa_net_sock_label_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&profile->label.count.count), refs);
 }
 
-struct aa_unpack_bad_case {
-	const char *desc;
-	long cut;		/* bytes kept (0: all), or dropped if < 0 */
-	long at;		/* byte to overwrite (-1: none), ... */
-	u8 byte;		/* ... with this */
-	bool dfa_magic;		/* overwrite the first byte of the DFA magic */
-};
-
-/*
- * The blob of net_inet_stream, broken in one place each. It opens with
- * the "version" element: code 0x04 (name), length 8, "version\0", code
- * 0x02 (u32) at 11, the ABI version (v7 with flags) at 12 .. 15.
- */
-static const struct aa_unpack_bad_case aa_unpack_bad_cases[] = {
-	{ "truncated inside the version name", .cut = 6, .at = -1 },
-	{ "truncated inside the version value", .cut = 14, .at = -1 },
-	{ "truncated after the header", .cut = 16, .at = -1 },
-	{ "truncated halfway", .cut = -(long)(sizeof(net_inet_stream_blob) / 2), .at = -1 },
-	{ "truncated by its last byte", .cut = -1, .at = -1 },
-	{ "ABI v10, newer than the kernel knows", .at = 12, .byte = 10 },
-	{ "ABI v4, older than the kernel takes", .at = 12, .byte = 4 },
-	{ "first element not named version", .at = 3, .byte = 'x' },
-	{ "policydb DFA with a bad magic", .at = -1, .dfa_magic = true },
-};
-
-KUNIT_ARRAY_PARAM_DESC(aa_unpack_bad, aa_unpack_bad_cases, desc);
-
-/* Broken policy is refused with an error, and unpack returns no profile. */
-static void aa_unpack_bad_test(struct kunit *test)
-{
-	static const u8 magic[] = { 0x1b, 0x5e, 0x78, 0x3d };	/* YYTH_MAGIC */
-	const struct aa_unpack_bad_case *t = test->param_value;
-	size_t size = sizeof(net_inet_stream_blob);
-	struct aa_kunit_policy *p;
-	u8 *blob;
-
-	if (t->cut > 0)
-		size = t->cut;
-	else if (t->cut < 0)
-		size += t->cut;
-	p = aa_kunit_policy(test, net_inet_stream_blob, size);
-	blob = p->udata.data;
-	if (t->at >= 0)
-		blob[t->at] = t->byte;
-	if (t->dfa_magic) {
-		size_t i = 0;
-
-		while (i + sizeof(magic) <= size && memcmp(blob + i, magic, sizeof(magic)))
-			i++;
-		KUNIT_ASSERT_LE(test, i + sizeof(magic), size);
-		blob[i] ^= 0xff;
-	}
-
-	KUNIT_EXPECT_LT(test, aa_kunit_unpack(p), 0);
-	KUNIT_EXPECT_TRUE(test, list_empty(&p->ents));
-}
-
-/* The unbroken blob unpacks, so the rows above fail for their own reason. */
-static void aa_unpack_good_test(struct kunit *test)
-{
-	aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
-			 "net_inet_stream");
-}
-
 /*
  * The policydb DFA of a blob, as aa_dfa_unpack() reads it: a table set
  * header (YYTH_MAGIC, header size, set size, flags at byte 12), then
@@ -710,6 +644,17 @@ struct aa_kunit_dfa {
 	u32 states;				/* the base table's td_lolen */
 };
 
+/* Where the @len bytes of @needle first stand in @buf, or @size if nowhere. */
+static size_t aa_kunit_find(const u8 *buf, size_t size, const void *needle, size_t len)
+{
+	size_t at;
+
+	for (at = 0; at + len <= size; at++)
+		if (!memcmp(buf + at, needle, len))
+			return at;
+	return size;
+}
+
 /*
  * Reads the first DFA of @blob into @dfa; false if there is none, or it
  * is cut short, or a table's id or size is not one aa_dfa_unpack() knows.
@@ -717,11 +662,9 @@ struct aa_kunit_dfa {
 static bool aa_dfa_parse(u8 *blob, size_t size, struct aa_kunit_dfa *dfa)
 {
 	static const u8 magic[] = { 0x1b, 0x5e, 0x78, 0x3d };	/* YYTH_MAGIC */
-	size_t pos = 0, len;
+	size_t pos = aa_kunit_find(blob, size, magic, sizeof(magic)), len;
 
 	memset(dfa, 0, sizeof(*dfa));
-	while (pos + 16 <= size && memcmp(blob + pos, magic, sizeof(magic)))
-		pos++;
 	if (pos + 16 > size)
 		return false;
 	dfa->set = blob + pos;
@@ -783,6 +726,67 @@ static void aa_kunit_dfa_find(struct kunit *test, u8 *blob, size_t size,
 	KUNIT_ASSERT_TRUE(test, aa_dfa_parse(blob, size, dfa));
 }
 
+struct aa_unpack_bad_case {
+	const char *desc;
+	long cut;		/* bytes kept (0: all), or dropped if < 0 */
+	long at;		/* byte to overwrite (-1: none), ... */
+	u8 byte;		/* ... with this */
+	bool dfa_magic;		/* overwrite the first byte of the DFA magic */
+};
+
+/*
+ * The blob of net_inet_stream, broken in one place each. It opens with
+ * the "version" element: code 0x04 (name), length 8, "version\0", code
+ * 0x02 (u32) at 11, the ABI version (v7 with flags) at 12 .. 15.
+ */
+static const struct aa_unpack_bad_case aa_unpack_bad_cases[] = {
+	{ "truncated inside the version name", .cut = 6, .at = -1 },
+	{ "truncated inside the version value", .cut = 14, .at = -1 },
+	{ "truncated after the header", .cut = 16, .at = -1 },
+	{ "truncated halfway", .cut = -(long)(sizeof(net_inet_stream_blob) / 2), .at = -1 },
+	{ "truncated by its last byte", .cut = -1, .at = -1 },
+	{ "ABI v10, newer than the kernel knows", .at = 12, .byte = 10 },
+	{ "ABI v4, older than the kernel takes", .at = 12, .byte = 4 },
+	{ "first element not named version", .at = 3, .byte = 'x' },
+	{ "policydb DFA with a bad magic", .at = -1, .dfa_magic = true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_unpack_bad, aa_unpack_bad_cases, desc);
+
+/* Broken policy is refused with an error, and unpack returns no profile. */
+static void aa_unpack_bad_test(struct kunit *test)
+{
+	const struct aa_unpack_bad_case *t = test->param_value;
+	size_t size = sizeof(net_inet_stream_blob);
+	struct aa_kunit_policy *p;
+	u8 *blob;
+
+	if (t->cut > 0)
+		size = t->cut;
+	else if (t->cut < 0)
+		size += t->cut;
+	p = aa_kunit_policy(test, net_inet_stream_blob, size);
+	blob = p->udata.data;
+	if (t->at >= 0)
+		blob[t->at] = t->byte;
+	if (t->dfa_magic) {
+		struct aa_kunit_dfa dfa;
+
+		aa_kunit_dfa_find(test, blob, size, &dfa);
+		dfa.set[0] ^= 0xff;
+	}
+
+	KUNIT_EXPECT_LT(test, aa_kunit_unpack(p), 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&p->ents));
+}
+
+/* The unbroken blob unpacks, so the rows above fail for their own reason. */
+static void aa_unpack_good_test(struct kunit *test)
+{
+	aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+			 "net_inet_stream");
+}
+
 /* A state number counted from the DFA's end: AA_STATES + n is n past it. */
 #define AA_STATES	0x40000000u
 #define AA_LAST		(AA_STATES - 1)
@@ -828,15 +832,10 @@ static void aa_kunit_same_decisions(struct kunit *test, struct aa_profile *a,
 	int family, type;
 
 	for (family = 0; family < AF_MAX; family++)
-		for (type = 0; type < SOCK_MAX; type++) {
-			DEFINE_AUDIT_NET(ad, OP_CREATE, NULL, family, type, 0);
-
-			KUNIT_EXPECT_EQ_MSG(test, aa_profile_af_perm(a, &ad, AA_MAY_CREATE,
-								     family, type),
-					    aa_profile_af_perm(b, &ad, AA_MAY_CREATE,
-							       family, type),
+		for (type = 0; type < SOCK_MAX; type++)
+			KUNIT_EXPECT_EQ_MSG(test, aa_kunit_create(a, family, type),
+					    aa_kunit_create(b, family, type),
 					    "family %d type %d", family, type);
-		}
 }
 
 #define AA_MAX_LINKS	4
@@ -961,7 +960,7 @@ static void aa_dfa_cve_test(struct kunit *test)
  */
 static size_t aa_kunit_ns_profile(struct kunit *test, u8 *to, const char *ns)
 {
-	size_t at = 0;
+	size_t at;
 
 	if (!*ns) {
 		memcpy(to, net_inet_stream_blob, sizeof(net_inet_stream_blob));
@@ -970,8 +969,7 @@ static size_t aa_kunit_ns_profile(struct kunit *test, u8 *to, const char *ns)
 	KUNIT_ASSERT_EQ(test, strlen(ns), 4);
 	memcpy(to, net_ns_a_blob, sizeof(net_ns_a_blob));
 	/* The header's "namespace" string is the first "ns_a" of the blob. */
-	while (at + 4 <= sizeof(net_ns_a_blob) && memcmp(to + at, "ns_a", 4))
-		at++;
+	at = aa_kunit_find(to, sizeof(net_ns_a_blob), "ns_a", 4);
 	KUNIT_ASSERT_LE(test, at + 4, sizeof(net_ns_a_blob));
 	memcpy(to + at, ns, 4);
 	return sizeof(net_ns_a_blob);
