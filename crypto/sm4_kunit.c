@@ -1048,21 +1048,28 @@ static void sm4_bad_key_test(struct kunit *test)
 	}
 }
 
+/* The first vector of a row's mode. */
+static const struct sm4_vec *sm4_vec_of(struct kunit *test, const struct sm4_impl *impl)
+{
+	const struct sm4_vec *v;
+
+	for (v = sm4_vecs; v < sm4_vecs + ARRAY_SIZE(sm4_vecs); v++)
+		if (!strcmp(v->alg, impl->alg))
+			return v;
+	KUNIT_FAIL_AND_ABORT(test, "no vector for %s", impl->alg);
+	return NULL;
+}
+
 static void sm4_bad_tag_test(struct kunit *test)
 {
 	const struct sm4_impl *impl = test->param_value;
 	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
-	const struct sm4_vec *v;
+	const struct sm4_vec *v = sm4_vec_of(test, impl);
 	u8 *buf = kunit_kmalloc(test, 256, GFP_KERNEL);
 	unsigned int flip[3], i;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, 16), 0);
-	for (v = sm4_vecs; v < sm4_vecs + ARRAY_SIZE(sm4_vecs); v++)
-		if (!strcmp(v->alg, impl->alg))
-			break;
-	KUNIT_ASSERT_LT_MSG(test, (size_t)(v - sm4_vecs), ARRAY_SIZE(sm4_vecs), "no vector for %s",
-			    impl->alg);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(t, v->key, v->klen), 0);
 	/* One bit of the tag, of the ciphertext, of the AAD. */
 	flip[0] = v->alen + v->len + 15;
@@ -1160,18 +1167,6 @@ static void sm4_alloc_fail_nth_test(struct kunit *test)
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
 
 /* -------------------------------------------------- every parameter */
-
-/* The first vector of a row's mode. */
-static const struct sm4_vec *sm4_vec_of(struct kunit *test, const struct sm4_impl *impl)
-{
-	const struct sm4_vec *v;
-
-	for (v = sm4_vecs; v < sm4_vecs + ARRAY_SIZE(sm4_vecs); v++)
-		if (!strcmp(v->alg, impl->alg))
-			return v;
-	KUNIT_FAIL_AND_ABORT(test, "no vector for %s", impl->alg);
-	return NULL;
-}
 
 /* @ctr + @n, a 128-bit big-endian counter (NIST SP 800-38A, B.1). */
 static void sm4_ctr_add(u8 *ctr, u64 n)
