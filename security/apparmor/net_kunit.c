@@ -337,21 +337,28 @@ static int aa_kunit_unpack(struct aa_kunit_policy *p)
 	return aa_unpack(&p->udata, &p->ents, &p->ns);
 }
 
-/* The one profile of a compiled blob, with the name it was compiled with. */
-static struct aa_profile *aa_kunit_profile(struct kunit *test, const u8 *blob,
-					   size_t size, const char *name)
+/* The one profile of policy @p, unpacked, with the name and mode it was compiled with. */
+static struct aa_profile *aa_kunit_profile_of(struct kunit *test, struct aa_kunit_policy *p,
+					      const char *name, enum profile_mode mode)
 {
-	struct aa_kunit_policy *p = aa_kunit_policy(test, blob, size);
 	struct aa_load_ent *ent;
 
 	KUNIT_ASSERT_EQ(test, aa_kunit_unpack(p), 0);
 	KUNIT_ASSERT_TRUE(test, list_is_singular(&p->ents));
 	ent = list_first_entry(&p->ents, struct aa_load_ent, list);
 	KUNIT_ASSERT_STREQ(test, ent->new->base.name, name);
-	KUNIT_ASSERT_EQ(test, ent->new->mode, APPARMOR_ENFORCE);
+	KUNIT_ASSERT_EQ(test, ent->new->mode, mode);
 	/* Audit names the namespace; loading would put it in this one. */
 	ent->new->ns = aa_get_ns(root_ns);
 	return ent->new;
+}
+
+/* The one profile of a compiled blob, in enforce mode. */
+static struct aa_profile *aa_kunit_profile(struct kunit *test, const u8 *blob,
+					   size_t size, const char *name)
+{
+	return aa_kunit_profile_of(test, aa_kunit_policy(test, blob, size), name,
+				   APPARMOR_ENFORCE);
 }
 
 /* aa_profile_af_perm()'s decision on creating a @family @type socket. */
@@ -1307,6 +1314,8 @@ static void aa_unpack_fail_nth_test(struct kunit *test)
 	kunit_fail_nth_walk(test, &walk, &w);
 }
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
+
+#include "net_ops_kunit.c"
 
 static struct kunit_case aa_net_names_cases[] = {
 	KUNIT_CASE_PARAM(aa_family_name_test, aa_family_gen_params),

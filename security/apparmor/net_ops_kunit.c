@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for what AppArmor mediates after a socket exists: each
+ * operation hook of lsm.c asks aa_sk_perm() for one permission, against
+ * the socket's family and type; the profile's mode and its audit and
+ * quiet bits decide the answer and the audit record, which the suite
+ * reads the way auditd's readers do.
+ *
+ * Included at the end of net_kunit.c, whose policy helpers it uses.
+ */
+
+#include <linux/audit.h>
+#include <linux/in.h>
+#include <linux/netlink.h>
+
+/*
+ * The accept entry (accept table, or with @shift 7 the quiet half of
+ * accept2) that the parser writes for a policydb state, ABI v5 to v8:
+ * bits 0-6 hold the low permissions as they are, bits 14-20 ("other")
+ * the ones map_other() (6.12: policy_compat.c, 6.1: lib.c) moves up to
+ * SETATTR, GETATTR, ACCEPT, BIND, LISTEN, SETOPT and GETOPT.
+ */
+static u32 aa_kunit_accept_entry(u32 perms, int shift)
+{
+	u32 other = ((perms & (AA_MAY_SETATTR | AA_MAY_GETATTR)) >> 8) |
+		    ((perms & (AA_MAY_ACCEPT | AA_MAY_BIND | AA_MAY_LISTEN)) >> 18) |
+		    ((perms & (AA_MAY_SETOPT | AA_MAY_GETOPT)) >> 19);
+
+	return ((perms & 0x7f) | other << 14) << shift;
+}
+
+/*
+ * net_inet_stream with the permissions of its (inet, stream) state
+ * replaced: the state is the one the kernel's own match of the original
+ * policy ends in, and its accept entries are rewritten in a copy of the
+ * blob, which then goes through aa_unpack() as the parser's would.
+ */
+static struct aa_profile *aa_kunit_profile_perms(struct kunit *test, u32 allow, u32 audit,
+						 u32 quiet)
+{
+	__be16 buffer[2] = { cpu_to_be16(AF_INET), cpu_to_be16(SOCK_STREAM) };
+	const unsigned int *start;
+	struct aa_kunit_policy *p;
+	struct aa_kunit_dfa dfa;
+	struct aa_dfa *dfa_of_orig;
+	struct aa_profile *orig;
+	u8 *accept, *accept2;
+	u32 state;
+
+	orig = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				"net_inet_stream");
+	dfa_of_orig = aa_kunit_policydb(orig, &start);
+	state = aa_dfa_match_len(dfa_of_orig, start[AA_CLASS_NET], (char *)buffer,
+				 sizeof(buffer));
+
+	p = aa_kunit_policy(test, net_inet_stream_blob, sizeof(net_inet_stream_blob));
+	aa_kunit_dfa_find(test, p->udata.data, p->udata.size, &dfa);
+	accept = aa_dfa_entry(&dfa, YYTD_ID_ACCEPT, state);
+	accept2 = aa_dfa_entry(&dfa, YYTD_ID_ACCEPT2, state);
+	KUNIT_ASSERT_NOT_NULL(test, accept);
+	KUNIT_ASSERT_NOT_NULL(test, accept2);
+	/* the parser's own entry allows every operation */
+	KUNIT_ASSERT_EQ(test, get_unaligned_be32(accept) & aa_kunit_accept_entry(NET_PERMS_MASK, 0),
+			aa_kunit_accept_entry(NET_PERMS_MASK, 0));
+	put_unaligned_be32(aa_kunit_accept_entry(allow, 0), accept);
+	put_unaligned_be32(aa_kunit_accept_entry(audit, 0) | aa_kunit_accept_entry(quiet, 7),
+			   accept2);
+	return aa_kunit_profile_of(test, p, "net_inet_stream", APPARMOR_ENFORCE);
+}
+
+/*
+ * Audit records as auditd's readers get them: a kernel netlink socket in
+ * the group AUDIT_NLGRP_READLOG, to which kauditd_thread() sends a copy
+ * of every record in the order they were logged, with or without an
+ * auditd (kauditd_send_multicast_skb(), kernel/audit.c).
+ */
+#define AA_AUDIT_LEN	1024
+#define AA_FIELD_LEN	64
+
+/* apparmor= of a record: aa_audit_type[] of audit.c */
+#define AA_DENIED	"\"DENIED\""
+#define AA_ALLOWED	"\"ALLOWED\""
+#define AA_AUDIT	"\"AUDIT\""
+
+struct aa_kunit_audit {
+	struct socket *sock;
+	char *buf;
+	char rec[AA_AUDIT_LEN];		/* the last AppArmor record read */
+};
+
+static struct aa_kunit_audit *aa_kunit_audit_open(struct kunit *test)
+{
+	struct sockaddr_nl addr = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = BIT(AUDIT_NLGRP_READLOG - 1),
+	};
+	struct aa_kunit_audit *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->buf = kunit_kzalloc(test, AA_AUDIT_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a->buf);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_NETLINK, SOCK_RAW, NETLINK_AUDIT,
+					       &a->sock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_sock_release, a->sock), 0);
+	KUNIT_ASSERT_EQ(test, kernel_bind(a->sock, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	a->sock->sk->sk_rcvtimeo = 10 * HZ;
+	return a;
+}
+
+/*
+ * The AppArmor records (AUDIT_AVC, "apparmor=") logged since the last
+ * call: logs a marker record and reads up to it. Returns how many there
+ * were, and keeps the last in @a->rec.
+ */
+static int aa_kunit_audit_read(struct kunit *test, struct aa_kunit_audit *a)
+{
+	static unsigned int serial;
+	char marker[32];
+	int n = 0;
+
+	snprintf(marker, sizeof(marker), "aa_kunit_marker=%u", ++serial);
+	audit_log(NULL, GFP_KERNEL, AUDIT_KERNEL_OTHER, "%s", marker);
+	a->rec[0] = '\0';
+	for (;;) {
+		struct kvec iov = { .iov_base = a->buf, .iov_len = AA_AUDIT_LEN - 1 };
+		struct nlmsghdr *nlh = (struct nlmsghdr *)a->buf;
+		struct msghdr msg = { };
+		int len = kernel_recvmsg(a->sock, &msg, &iov, 1, iov.iov_len, 0);
+
+		if (len < NLMSG_HDRLEN) {
+			KUNIT_FAIL(test, "audit: no marker record (%d)", len);
+			return n;
+		}
+		a->buf[len] = '\0';
+		if (strstr(nlmsg_data(nlh), marker))
+			return n;
+		if (nlh->nlmsg_type == AUDIT_AVC && strstr(nlmsg_data(nlh), "apparmor=")) {
+			strscpy(a->rec, nlmsg_data(nlh), sizeof(a->rec));
+			n++;
+		}
+	}
+}
+
+/* @rec has the field @key with the value @fmt (quoted if a string). */
+static __printf(4, 5) void aa_kunit_expect_field(struct kunit *test, const char *rec,
+						  const char *key, const char *fmt, ...)
+{
+	char want[AA_FIELD_LEN], have[AA_AUDIT_LEN + 2];
+	int len = scnprintf(want, sizeof(want), " %s=", key);
+	va_list args;
+
+	va_start(args, fmt);
+	len += vscnprintf(want + len, sizeof(want) - len, fmt, args);
+	va_end(args);
+	scnprintf(want + len, sizeof(want) - len, " ");
+	scnprintf(have, sizeof(have), " %s ", rec);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(have, want), "'%s' not in: %s", want, rec);
+}
+
+static void aa_kunit_expect_no_field(struct kunit *test, const char *rec, const char *key)
+{
+	char want[AA_FIELD_LEN];
+
+	scnprintf(want, sizeof(want), " %s=", key);
+	KUNIT_EXPECT_NULL_MSG(test, strstr(rec, want), "'%s' in: %s", want, rec);
+}
+
+/* The operations, each as a task reaches its hook through the syscall. */
+static int aa_kunit_op_bind(struct socket *sock)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(7) };
+
+	return security_socket_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
+}
+
+static int aa_kunit_op_connect(struct socket *sock)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(7),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+
+	return security_socket_connect(sock, (struct sockaddr *)&sin, sizeof(sin));
+}
+
+static int aa_kunit_op_listen(struct socket *sock)
+{
+	return security_socket_listen(sock, 1);
+}
+
+/* AppArmor reads only the listening socket; the new one stands in. */
+static int aa_kunit_op_accept(struct socket *sock)
+{
+	return security_socket_accept(sock, sock);
+}
+
+static int aa_kunit_op_sendmsg(struct socket *sock)
+{
+	struct msghdr msg = { };
+
+	return security_socket_sendmsg(sock, &msg, 1);
+}
+
+/* sendto(MSG_FASTOPEN) on TCP: a send that also connects. */
+static int aa_kunit_op_fastopen(struct socket *sock)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(7),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct msghdr msg = {
+		.msg_name = &sin,
+		.msg_namelen = sizeof(sin),
+		.msg_flags = MSG_FASTOPEN,
+	};
+
+	return security_socket_sendmsg(sock, &msg, 1);
+}
+
+static int aa_kunit_op_recvmsg(struct socket *sock)
+{
+	struct msghdr msg = { };
+
+	return security_socket_recvmsg(sock, &msg, 1, 0);
+}
+
+static int aa_kunit_op_getsockname(struct socket *sock)
+{
+	return security_socket_getsockname(sock);
+}
+
+static int aa_kunit_op_getpeername(struct socket *sock)
+{
+	return security_socket_getpeername(sock);
+}
+
+static int aa_kunit_op_getsockopt(struct socket *sock)
+{
+	return security_socket_getsockopt(sock, SOL_SOCKET, SO_TYPE);
+}
+
+static int aa_kunit_op_setsockopt(struct socket *sock)
+{
+	return security_socket_setsockopt(sock, SOL_SOCKET, SO_KEEPALIVE);
+}
+
+static int aa_kunit_op_shutdown(struct socket *sock)
+{
+	return security_socket_shutdown(sock, SHUT_RDWR);
+}
+
+struct aa_net_op_case {
+	const char *desc;
+	int (*call)(struct socket *sock);
+	u32 request;		/* every permission the operation needs */
+	const char *op;		/* the record of a refusal: operation= */
+	const char *mask;	/* requested_mask= and denied_mask= */
+};
+
+/*
+ * What each hook asks for: lsm.c of 6.12 (and of 6.1, the same), the
+ * af_select() fallback of apparmor_socket_<op>() to aa_sk_perm(OP_x,
+ * AA_MAY_x); the mask names are net_mask_names of net.c.
+ */
+static const struct aa_net_op_case aa_net_op_cases[] = {
+	{ "bind: AA_MAY_BIND", aa_kunit_op_bind, AA_MAY_BIND, OP_BIND, "bind" },
+	{ "connect: AA_MAY_CONNECT", aa_kunit_op_connect, AA_MAY_CONNECT, OP_CONNECT,
+	  "connect" },
+	{ "listen: AA_MAY_LISTEN", aa_kunit_op_listen, AA_MAY_LISTEN, OP_LISTEN, "listen" },
+	{ "accept: AA_MAY_ACCEPT", aa_kunit_op_accept, AA_MAY_ACCEPT, OP_ACCEPT, "accept" },
+	{ "sendmsg: AA_MAY_SEND", aa_kunit_op_sendmsg, AA_MAY_SEND, OP_SENDMSG, "send" },
+	/* apparmor_socket_sendmsg(): then aa_sk_perm(OP_CONNECT, AA_MAY_CONNECT) */
+	{ "sendmsg MSG_FASTOPEN: AA_MAY_SEND, then AA_MAY_CONNECT", aa_kunit_op_fastopen,
+	  AA_MAY_SEND | AA_MAY_CONNECT, OP_SENDMSG, "send" },
+	{ "recvmsg: AA_MAY_RECEIVE", aa_kunit_op_recvmsg, AA_MAY_RECEIVE, OP_RECVMSG,
+	  "receive" },
+	{ "getsockname: AA_MAY_GETATTR", aa_kunit_op_getsockname, AA_MAY_GETATTR,
+	  OP_GETSOCKNAME, "getattr" },
+	{ "getpeername: AA_MAY_GETATTR", aa_kunit_op_getpeername, AA_MAY_GETATTR,
+	  OP_GETPEERNAME, "getattr" },
+	{ "getsockopt: AA_MAY_GETOPT", aa_kunit_op_getsockopt, AA_MAY_GETOPT, OP_GETSOCKOPT,
+	  "getopt" },
+	{ "setsockopt: AA_MAY_SETOPT", aa_kunit_op_setsockopt, AA_MAY_SETOPT, OP_SETSOCKOPT,
+	  "setopt" },
+	{ "shutdown: AA_MAY_SHUTDOWN", aa_kunit_op_shutdown, AA_MAY_SHUTDOWN, OP_SHUTDOWN,
+	  "shutdown" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_net_op, aa_net_op_cases, desc);
+
+/* @t's operation on @sock by a task under @profile (NULL: unconfined). */
+static int aa_kunit_op(struct kunit *test, const struct aa_net_op_case *t,
+		       struct aa_profile *profile, struct socket *sock)
+{
+	const struct cred *old;
+	int err;
+
+	if (!profile)
+		return t->call(sock);
+	old = aa_kunit_confine(test, profile);
+	err = t->call(sock);
+	aa_kunit_unconfine(old);
+	return err;
+}
+
+static struct socket *aa_kunit_socket(struct kunit *test, int family, int type, bool kern)
+{
+	struct socket *sock;
+
+	if (kern)
+		KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, family, type, 0, &sock), 0);
+	else
+		KUNIT_ASSERT_EQ(test, sock_create(family, type, 0, &sock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_sock_release, sock), 0);
+	return sock;
+}
+
+/* One DENIED record for @t on an inet socket of @type: every field. */
+static void aa_kunit_expect_denied(struct kunit *test, struct aa_kunit_audit *a,
+				   const struct aa_net_op_case *t, const char *type,
+				   int protocol)
+{
+	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), 1);
+	aa_kunit_expect_field(test, a->rec, "apparmor", "%s", AA_DENIED);
+	aa_kunit_expect_field(test, a->rec, "operation", "\"%s\"", t->op);
+	aa_kunit_expect_field(test, a->rec, "profile", "\"net_inet_stream\"");
+	aa_kunit_expect_field(test, a->rec, "family", "\"inet\"");
+	aa_kunit_expect_field(test, a->rec, "sock_type", "\"%s\"", type);
+	aa_kunit_expect_field(test, a->rec, "protocol", "%d", protocol);
+	aa_kunit_expect_field(test, a->rec, "requested_mask", "\"%s\"", t->mask);
+	aa_kunit_expect_field(test, a->rec, "denied_mask", "\"%s\"", t->mask);
+}
+
+/*
+ * Each operation on a task's inet stream socket, under net_inet_stream
+ * with its permissions edited: allowed when the profile allows create and
+ * the operation's permissions alone, refused with -EACCES and a DENIED
+ * record naming the operation, the socket and the masks when it allows
+ * everything else, and refused when any one of its permissions is
+ * missing. The same operation on an inet dgram socket, which the profile
+ * does not allow, is refused; on a kernel socket, or by an unconfined
+ * task, it is never mediated.
+ */
+static void aa_net_op_test(struct kunit *test)
+{
+	const struct aa_net_op_case *t = test->param_value;
+	struct aa_profile *full, *only, *but;
+	struct socket *stream, *dgram, *kern;
+	struct aa_kunit_audit *a;
+	u32 bit;
+
+	a = aa_kunit_audit_open(test);
+	stream = aa_kunit_socket(test, AF_INET, SOCK_STREAM, false);
+	dgram = aa_kunit_socket(test, AF_INET, SOCK_DGRAM, false);
+	kern = aa_kunit_socket(test, AF_INET, SOCK_STREAM, true);
+	full = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				"net_inet_stream");
+	only = aa_kunit_profile_perms(test, AA_MAY_CREATE | t->request, 0, 0);
+	but = aa_kunit_profile_perms(test, NET_PERMS_MASK & ~t->request, 0, 0);
+	aa_kunit_audit_read(test, a);
+
+	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, t, full, stream), 0);
+	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, t, only, stream), 0);
+	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, t, NULL, stream), 0);
+	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, t, but, kern), 0);
+	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), 0);
+
+	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, t, but, stream), -EACCES);
+	aa_kunit_expect_denied(test, a, t, "stream", IPPROTO_TCP);
+	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, t, full, dgram), -EACCES);
+	aa_kunit_expect_denied(test, a, t, "dgram", IPPROTO_UDP);
+
+	for (bit = 1; bit; bit <<= 1) {
+		struct aa_profile *one;
+
+		if (!(t->request & bit))
+			continue;
+		one = aa_kunit_profile_perms(test, NET_PERMS_MASK & ~bit, 0, 0);
+		KUNIT_EXPECT_EQ_MSG(test, aa_kunit_op(test, t, one, stream), -EACCES,
+				    "permission %#x refused", bit);
+	}
+}
+
+struct aa_net_mode_case {
+	const char *desc;
+	const u8 *blob;
+	size_t size;
+	const char *profile;
+	enum profile_mode mode;
+	u16 family;
+	int type;
+	int error;
+	const char *record;	/* apparmor= of the one record, or NULL: none */
+};
+
+/*
+ * connect() under each profile mode and audit rule of a compiled profile
+ * (kunit/apparmor/profiles/): enforce refuses, complain allows what it
+ * would refuse and audits it as ALLOWED, an audit rule audits what it
+ * allows, a deny rule is quiet unless it is an audit deny, and a
+ * refusal no rule covers is audited (aa_check_perms(), lib.c).
+ */
+static const struct aa_net_mode_case aa_net_mode_cases[] = {
+	{ "enforce, allowed: no record", AA_BLOB(net_inet_stream), APPARMOR_ENFORCE,
+	  AF_INET, SOCK_STREAM, 0, NULL },
+	{ "enforce, no rule: refused, DENIED", AA_BLOB(net_inet_stream), APPARMOR_ENFORCE,
+	  AF_INET, SOCK_DGRAM, -EACCES, AA_DENIED },
+	{ "complain, allowed: no record", AA_BLOB(net_complain), APPARMOR_COMPLAIN,
+	  AF_INET, SOCK_STREAM, 0, NULL },
+	{ "complain, no rule: allowed, ALLOWED", AA_BLOB(net_complain), APPARMOR_COMPLAIN,
+	  AF_INET, SOCK_DGRAM, 0, AA_ALLOWED },
+	{ "complain, no rule for inet6: allowed, ALLOWED", AA_BLOB(net_complain),
+	  APPARMOR_COMPLAIN, AF_INET6, SOCK_STREAM, 0, AA_ALLOWED },
+	{ "audit rule: allowed, AUDIT", AA_BLOB(net_audit), APPARMOR_ENFORCE,
+	  AF_INET, SOCK_STREAM, 0, AA_AUDIT },
+	{ "deny rule: refused, quiet", AA_BLOB(net_audit), APPARMOR_ENFORCE,
+	  AF_INET, SOCK_DGRAM, -EACCES, NULL },
+	{ "audit deny rule: refused, DENIED", AA_BLOB(net_audit), APPARMOR_ENFORCE,
+	  AF_INET6, SOCK_STREAM, -EACCES, AA_DENIED },
+	{ "no rule next to audit rules: refused, DENIED", AA_BLOB(net_audit),
+	  APPARMOR_ENFORCE, AF_INET6, SOCK_DGRAM, -EACCES, AA_DENIED },
+	{ "deny rule wins over network: refused, quiet", AA_BLOB(net_deny_inet6),
+	  APPARMOR_ENFORCE, AF_INET6, SOCK_STREAM, -EACCES, NULL },
+	{ "network, next to a deny rule: allowed, no record", AA_BLOB(net_deny_inet6),
+	  APPARMOR_ENFORCE, AF_INET, SOCK_DGRAM, 0, NULL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_net_mode, aa_net_mode_cases, desc);
+
+static void aa_net_mode_test(struct kunit *test)
+{
+	const struct aa_net_mode_case *t = test->param_value;
+	const struct aa_net_op_case *connect = &aa_net_op_cases[1];
+	struct aa_profile *profile;
+	struct aa_kunit_audit *a;
+	struct socket *sock;
+
+	a = aa_kunit_audit_open(test);
+	sock = aa_kunit_socket(test, t->family, t->type, false);
+	profile = aa_kunit_profile_of(test, aa_kunit_policy(test, t->blob, t->size), t->profile,
+				      t->mode);
+	aa_kunit_audit_read(test, a);
+
+	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, connect, profile, sock), t->error);
+	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), t->record ? 1 : 0);
+	if (!t->record)
+		return;
+	aa_kunit_expect_field(test, a->rec, "apparmor", "%s", t->record);
+	aa_kunit_expect_field(test, a->rec, "operation", "\"connect\"");
+	aa_kunit_expect_field(test, a->rec, "profile", "\"%s\"", t->profile);
+	aa_kunit_expect_field(test, a->rec, "requested_mask", "\"connect\"");
+	if (t->error || t->mode == APPARMOR_COMPLAIN)
+		aa_kunit_expect_field(test, a->rec, "denied_mask", "\"connect\"");
+	else
+		aa_kunit_expect_no_field(test, a->rec, "denied_mask");
+}
+
+/*
+ * The audit and quiet bits of a state, set by hand: an allowed operation
+ * is audited when its permission is in audit, a refused one unless it is
+ * in quiet, whatever the others are.
+ */
+struct aa_net_bits_case {
+	const char *desc;
+	u32 allow, audit, quiet;
+	int error;
+	const char *record;
+};
+
+static const struct aa_net_bits_case aa_net_bits_cases[] = {
+	{ "allowed, audit bit: AUDIT", NET_PERMS_MASK, AA_MAY_CONNECT, 0, 0, AA_AUDIT },
+	{ "allowed, other audit bits: no record", NET_PERMS_MASK,
+	  NET_PERMS_MASK & ~AA_MAY_CONNECT, 0, 0, NULL },
+	{ "allowed, quiet bit: no record", NET_PERMS_MASK, 0, AA_MAY_CONNECT, 0, NULL },
+	{ "refused: DENIED", NET_PERMS_MASK & ~AA_MAY_CONNECT, 0, 0, -EACCES, AA_DENIED },
+	{ "refused, quiet bit: quiet", NET_PERMS_MASK & ~AA_MAY_CONNECT, 0, AA_MAY_CONNECT,
+	  -EACCES, NULL },
+	{ "refused, other quiet bits: DENIED", NET_PERMS_MASK & ~AA_MAY_CONNECT, 0,
+	  NET_PERMS_MASK & ~AA_MAY_CONNECT, -EACCES, AA_DENIED },
+	{ "refused, audit and quiet bits: quiet", NET_PERMS_MASK & ~AA_MAY_CONNECT,
+	  AA_MAY_CONNECT, AA_MAY_CONNECT, -EACCES, NULL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_net_bits, aa_net_bits_cases, desc);
+
+static void aa_net_bits_test(struct kunit *test)
+{
+	const struct aa_net_bits_case *t = test->param_value;
+	const struct aa_net_op_case *connect = &aa_net_op_cases[1];
+	struct aa_profile *profile;
+	struct aa_kunit_audit *a;
+	struct socket *sock;
+
+	a = aa_kunit_audit_open(test);
+	sock = aa_kunit_socket(test, AF_INET, SOCK_STREAM, false);
+	profile = aa_kunit_profile_perms(test, t->allow, t->audit, t->quiet);
+	aa_kunit_audit_read(test, a);
+
+	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, connect, profile, sock), t->error);
+	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), t->record ? 1 : 0);
+	if (t->record)
+		aa_kunit_expect_field(test, a->rec, "apparmor", "%s", t->record);
+}
+
+static struct kunit_case aa_net_ops_cases[] = {
+	KUNIT_CASE_PARAM(aa_net_op_test, aa_net_op_gen_params),
+	KUNIT_CASE_PARAM(aa_net_mode_test, aa_net_mode_gen_params),
+	KUNIT_CASE_PARAM(aa_net_bits_test, aa_net_bits_gen_params),
+	{}
+};
+
+static struct kunit_suite aa_net_ops_suite = {
+	.name = "apparmor_net_ops",
+	.test_cases = aa_net_ops_cases,
+};
+
+kunit_test_suites(&aa_net_ops_suite);
