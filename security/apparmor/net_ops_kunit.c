@@ -12,6 +12,7 @@
 #include <linux/audit.h>
 #include <linux/in.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 /*
  * The accept entry (accept table, or with @shift 7 the quiet half of
@@ -504,10 +505,94 @@ static void aa_net_bits_test(struct kunit *test)
 		aa_kunit_expect_field(test, a->rec, "apparmor", "%s", t->record);
 }
 
+/* The loopback device up, as the first ifconfig of a boot brings it. */
+static void aa_kunit_loopback_up(struct kunit *test)
+{
+	int err;
+
+	rtnl_lock();
+	err = dev_open(init_net.loopback_dev, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
+/* The label references held by @label (its kref). */
+static unsigned int aa_kunit_label_refs(struct aa_label *label)
+{
+	return kref_read(&label->count.count);
+}
+
+/*
+ * Waits until @label is back to @refs references; a closed TCP socket is
+ * freed from softirq and RCU, after its close returns.
+ */
+static unsigned int aa_kunit_label_refs_wait(struct aa_label *label, unsigned int refs)
+{
+	int i;
+
+	for (i = 0; i < 100 && aa_kunit_label_refs(label) != refs; i++) {
+		rcu_barrier();
+		msleep(20);
+	}
+	return aa_kunit_label_refs(label);
+}
+
+/*
+ * A connection accepted on a listening socket carries the listener's
+ * label, whoever accepts it: TCP clones the listener's sock for it when
+ * the handshake completes (apparmor_sk_clone_security()), and
+ * apparmor_sock_graft() labels with the accepting task's label only a
+ * sock that has none. The clone holds one more reference to the label,
+ * dropped when the accepted socket is freed.
+ */
+static void aa_net_accept_label_test(struct kunit *test)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct socket *listener = NULL, *client, *accepted;
+	struct aa_profile *profile;
+	const struct cred *old;
+	unsigned int refs;
+	int err;
+
+	aa_kunit_loopback_up(test);
+	profile = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				   "net_inet_stream");
+	old = aa_kunit_confine(test, profile);
+	err = sock_create(AF_INET, SOCK_STREAM, 0, &listener);
+	aa_kunit_unconfine(old);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_sock_release, listener), 0);
+	sock_no_linger(listener->sk);
+	KUNIT_ASSERT_EQ(test, kernel_bind(listener, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(listener, 1), 0);
+	KUNIT_ASSERT_EQ(test, kernel_getsockname(listener, (struct sockaddr *)&sin),
+			(int)sizeof(sin));
+
+	client = aa_kunit_socket(test, AF_INET, SOCK_STREAM, false);
+	sock_no_linger(client->sk);
+	rcu_barrier();
+	refs = aa_kunit_label_refs(&profile->label);
+	KUNIT_ASSERT_EQ(test, kernel_connect(client, (struct sockaddr *)&sin, sizeof(sin), 0), 0);
+	KUNIT_ASSERT_EQ(test, kernel_accept(listener, &accepted, 0), 0);
+
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(listener->sk)->label, &profile->label);
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(client->sk)->label, &root_ns->unconfined->label);
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(accepted->sk)->label, &profile->label);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs(&profile->label), refs + 1);
+
+	sock_no_linger(accepted->sk);
+	sock_release(accepted);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs_wait(&profile->label, refs), refs);
+}
+
 static struct kunit_case aa_net_ops_cases[] = {
 	KUNIT_CASE_PARAM(aa_net_op_test, aa_net_op_gen_params),
 	KUNIT_CASE_PARAM(aa_net_mode_test, aa_net_mode_gen_params),
 	KUNIT_CASE_PARAM(aa_net_bits_test, aa_net_bits_gen_params),
+	KUNIT_CASE(aa_net_accept_label_test),
 	{}
 };
 
