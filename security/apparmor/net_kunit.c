@@ -744,7 +744,8 @@ struct aa_unpack_bad_case {
 /*
  * The blob of net_inet_stream, broken in one place each. It opens with
  * the "version" element: code 0x04 (name), length 8, "version\0", code
- * 0x02 (u32) at 11, the ABI version (v7 with flags) at 12 .. 15.
+ * 0x02 (u32) at 11, the ABI version (v7 with flags) at 12 .. 15; the
+ * versions out of range are rows of aa_unpack_abi_cases.
  */
 static const struct aa_unpack_bad_case aa_unpack_bad_cases[] = {
 	{ "truncated inside the version name", .cut = 6, .at = -1 },
@@ -752,8 +753,6 @@ static const struct aa_unpack_bad_case aa_unpack_bad_cases[] = {
 	{ "truncated after the header", .cut = 16, .at = -1 },
 	{ "truncated halfway", .cut = -(long)(sizeof(net_inet_stream_blob) / 2), .at = -1 },
 	{ "truncated by its last byte", .cut = -1, .at = -1 },
-	{ "ABI v10, newer than the kernel knows", .at = 12, .byte = 10 },
-	{ "ABI v4, older than the kernel takes", .at = 12, .byte = 4 },
 	{ "first element not named version", .at = 3, .byte = 'x' },
 	{ "policydb DFA with a bad magic", .at = -1, .dfa_magic = true },
 };
@@ -792,6 +791,76 @@ static void aa_unpack_good_test(struct kunit *test)
 {
 	aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
 			 "net_inet_stream");
+}
+
+/*
+ * The newest policy ABI unpack takes: 6.12 names v9 in policy_compat.h
+ * (v6.2, with the xbits of the policydb); 6.1 takes up to v8, although
+ * its apparmorfs lists v9 in policy/versions.
+ */
+#if __has_include("include/policy_compat.h")
+#include "include/policy_compat.h"
+#define AA_KUNIT_ABI_MAX	v9
+#else
+#define AA_KUNIT_ABI_MAX	8
+#endif
+
+struct aa_unpack_abi_case {
+	const char *desc;
+	u32 version;		/* the version word of the blob's header */
+	enum profile_mode mode;
+};
+
+/*
+ * The version word of net_inet_stream's header (le32 at byte 12) set to
+ * each ABI around the range unpack takes, v5 to AA_KUNIT_ABI_MAX: the low
+ * ten bits (K_ABI_MASK) are the ABI, the bits above are flags, of which
+ * 0x800 (FORCE_COMPLAIN_FLAG) loads every profile in complain mode.
+ */
+static const struct aa_unpack_abi_case aa_unpack_abi_cases[] = {
+	{ "v4: older than the kernel takes", 4 },
+	{ "v5: the oldest", 5 },
+	{ "v6", 6 },
+	{ "v7: what apparmor_parser 3.0.8 writes", 7 },
+	{ "v8", 8 },
+	{ "v9", 9 },
+	{ "v10: newer than either base takes", 10 },
+	{ "v7 + 0x100: the ABI bits go up to 0x3ff", 0x107 },
+	{ "v7 with the parser's flags 0x202000", 0x202007 },
+	{ "v7 with flag 0x400, outside the ABI bits", 0x407 },
+	{ "v7 with FORCE_COMPLAIN_FLAG: complain mode", 0x807, APPARMOR_COMPLAIN },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_unpack_abi, aa_unpack_abi_cases, desc);
+
+/*
+ * Every ABI unpack takes loads the network policy as it is (inet stream
+ * allowed, inet dgram refused, or allowed in complain mode) and records
+ * the ABI in the load data; the first ABIs outside the range on each side
+ * are refused with no profile.
+ */
+static void aa_unpack_abi_test(struct kunit *test)
+{
+	const struct aa_unpack_abi_case *t = test->param_value;
+	u32 abi = t->version & 0x3ff;
+	struct aa_kunit_policy *p;
+	struct aa_profile *profile;
+
+	p = aa_kunit_policy(test, net_inet_stream_blob, sizeof(net_inet_stream_blob));
+	KUNIT_ASSERT_EQ(test, get_unaligned_le32(p->udata.data + 12), 0x202007);
+	put_unaligned_le32(t->version, p->udata.data + 12);
+	if (abi < 5 || abi > AA_KUNIT_ABI_MAX) {
+		KUNIT_EXPECT_EQ(test, aa_kunit_unpack(p), -EPROTONOSUPPORT);
+		KUNIT_EXPECT_TRUE(test, list_empty(&p->ents));
+		return;
+	}
+	profile = aa_kunit_profile_of(test, p, "net_inet_stream", t->mode);
+	KUNIT_EXPECT_EQ(test, p->udata.abi, abi);
+	KUNIT_EXPECT_EQ(test, aa_kunit_create(profile, AF_INET, SOCK_STREAM), 0);
+	KUNIT_EXPECT_EQ(test, aa_kunit_create(profile, AF_INET, SOCK_DGRAM),
+			t->mode == APPARMOR_COMPLAIN ? 0 : -EACCES);
+	KUNIT_EXPECT_EQ(test, aa_kunit_create(profile, AF_INET6, SOCK_STREAM),
+			t->mode == APPARMOR_COMPLAIN ? 0 : -EACCES);
 }
 
 /* A state number counted from the DFA's end: AA_STATES + n is n past it. */
@@ -1341,6 +1410,7 @@ static struct kunit_case aa_net_perm_cases_list[] = {
 	KUNIT_CASE(aa_net_sock_label_test),
 	KUNIT_CASE(aa_unpack_good_test),
 	KUNIT_CASE_PARAM(aa_unpack_bad_test, aa_unpack_bad_gen_params),
+	KUNIT_CASE_PARAM(aa_unpack_abi_test, aa_unpack_abi_gen_params),
 	KUNIT_CASE_PARAM(aa_dfa_cve_test, aa_dfa_cve_gen_params),
 	KUNIT_CASE_PARAM(aa_unpack_ns_test, aa_unpack_ns_gen_params),
 	KUNIT_CASE_SLOW(aa_unpack_fuzz_test),
