@@ -38,7 +38,7 @@ BOOTS = os.path.join(SRC, 'boots')
 BLOBS = os.path.join(common.REPO, 'kunit', 'apparmor', 'blobs')
 PROFILES = os.path.join(common.REPO, 'kunit', 'apparmor', 'profiles')
 # The profiles the cases load, from kunit/apparmor/profiles/.
-GUEST_PROFILES = ['net_inet_stream']
+GUEST_PROFILES = ['net_inet_stream', 'net_complain', 'net_before', 'net_exec']
 # Debian's name of each arch, for busybox-static.
 DEB_ARCH = {'x86_64': 'amd64', 'arm64': 'arm64'}
 LEG = 'integration'
