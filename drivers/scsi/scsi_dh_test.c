@@ -53,6 +53,77 @@ static void scsi_dh_lookup_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dh->name, c->want);
 }
 
+/*
+ * The module requests scsi_dh_lookup() makes, seen through the
+ * module_request tracepoint (kernel/module/kmod.c, __request_module()).
+ * Without CONFIG_MODULES, request_module() is a stub that returns
+ * -ENOSYS and leaves no trace: the debug leg builds modules in, and
+ * counts.
+ */
+#ifdef CONFIG_MODULES
+#include <trace/events/module.h>
+
+static struct {
+	atomic_t count;
+	char name[MODULE_NAME_LEN];	/* the last one */
+} scsi_dh_test_requests;
+
+static void scsi_dh_test_module_request(void *data, char *name, bool wait, unsigned long ip)
+{
+	if (strncmp(name, "scsi_dh_", 8))
+		return;
+	strscpy(scsi_dh_test_requests.name, name, sizeof(scsi_dh_test_requests.name));
+	atomic_inc(&scsi_dh_test_requests.count);
+}
+
+static int scsi_dh_test_suite_init(struct kunit_suite *suite)
+{
+	return register_trace_module_request(scsi_dh_test_module_request, NULL);
+}
+
+static void scsi_dh_test_suite_exit(struct kunit_suite *suite)
+{
+	unregister_trace_module_request(scsi_dh_test_module_request, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * Each lookup asks for the module scsi_dh_<name> once when no handler
+ * of that name is registered, and never when one is, or when the name
+ * is empty or NULL: the seed fix, which stops dm-multipath's lookups of
+ * a path without a handler from asking modprobe for "scsi_dh_".
+ */
+static void scsi_dh_module_request_test(struct kunit *test)
+{
+	const struct scsi_dh_lookup_case *c = test->param_value;
+	bool asks = c->name[0] && !__scsi_dh_lookup(c->name);
+
+	atomic_set(&scsi_dh_test_requests.count, 0);
+	scsi_dh_test_requests.name[0] = '\0';
+	scsi_dh_lookup(c->name);
+	KUNIT_EXPECT_EQ(test, atomic_read(&scsi_dh_test_requests.count), asks ? 1 : 0);
+	if (asks)
+		KUNIT_EXPECT_STREQ(test, scsi_dh_test_requests.name + 8, c->name);
+
+	atomic_set(&scsi_dh_test_requests.count, 0);
+	scsi_dh_lookup(NULL);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&scsi_dh_test_requests.count), 0, "NULL name");
+}
+
+#define SCSI_DH_MODULE_REQUEST_CASE \
+	KUNIT_CASE_PARAM(scsi_dh_module_request_test, scsi_dh_lookup_gen_params)
+#else
+#define scsi_dh_test_suite_init NULL
+#define scsi_dh_test_suite_exit NULL
+
+static void scsi_dh_module_request_test(struct kunit *test)
+{
+	kunit_skip(test, "request_module() is a stub without CONFIG_MODULES (debug leg counts)");
+}
+
+#define SCSI_DH_MODULE_REQUEST_CASE KUNIT_CASE(scsi_dh_module_request_test)
+#endif
+
 /* The handlers looked up by name are the ones registered, once each. */
 static void scsi_dh_registered_test(struct kunit *test)
 {
@@ -207,6 +278,7 @@ static void scsi_dh_null_name_test(struct kunit *test)
 
 static struct kunit_case scsi_dh_test_cases[] = {
 	KUNIT_CASE_PARAM(scsi_dh_lookup_test, scsi_dh_lookup_gen_params),
+	SCSI_DH_MODULE_REQUEST_CASE,
 	KUNIT_CASE(scsi_dh_registered_test),
 	KUNIT_CASE_PARAM(scsi_dh_attach_test, scsi_dh_attach_gen_params),
 	KUNIT_CASE(scsi_dh_attach_states_test),
@@ -216,6 +288,8 @@ static struct kunit_case scsi_dh_test_cases[] = {
 
 static struct kunit_suite scsi_dh_test_suite = {
 	.name = "scsi_dh",
+	.suite_init = scsi_dh_test_suite_init,
+	.suite_exit = scsi_dh_test_suite_exit,
 	.test_cases = scsi_dh_test_cases,
 };
 

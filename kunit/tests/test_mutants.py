@@ -74,12 +74,15 @@ class KeptMutants(unittest.TestCase):
 
 	def test_debug_mutants_name_a_debug_only_case_or_checker(self):
 		"""Only the debug kernel can see a debug mutant: it names a fault
-		injection case, or says which of the debug kernel's checkers sees it."""
+		injection case or the module request count (CONFIG_MODULES is on in
+		the debug leg alone), or says which of the debug kernel's checkers
+		sees it."""
 		for m in all_mutants():
 			if m.flavour:
 				with self.subTest(mutant=m.name):
 					self.assertEqual(m.flavour, runner.DEBUG)
 					self.assertTrue('fail_nth' in m.suites or
+							'module_request' in m.suites or
 							re.search(r'\b(KASAN|UBSAN|KFENCE|lockdep)\b', m.what),
 							m.what)
 

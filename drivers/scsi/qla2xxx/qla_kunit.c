@@ -26,6 +26,7 @@
 #include <kunit/fail_nth.h>
 #include <kunit/test.h>
 #include <linux/dma-mapping.h>
+#include <linux/kthread.h>
 #include <linux/mempool.h>
 #include <trace/events/kmem.h>
 
@@ -46,6 +47,7 @@
 /* Frees of the tracked pointers, seen by the tracepoint probes. */
 struct qla_test_frees {
 	struct task_struct *task;
+	struct task_struct *helper;
 	const void *ptr[QLA_TEST_TRACKED];
 	atomic_t kfrees[QLA_TEST_TRACKED];
 	atomic_t dma_frees[QLA_TEST_TRACKED];
@@ -63,10 +65,13 @@ static int qla_test_index(struct qla_test_frees *f, const void *ptr)
 	return -1;
 }
 
-/* The slot a probe counts a free in: the test's own task only. */
+/*
+ * The slot a probe counts a free in: the test's own task, a helper task
+ * it set, or a timer's softirq (where an IOCB timeout releases an SRB).
+ */
 static int qla_test_slot(struct qla_test_frees *f, const void *ptr)
 {
-	if (!ptr || current != f->task)
+	if (!ptr || (current != f->task && current != f->helper && !in_serving_softirq()))
 		return -1;
 	return qla_test_index(f, ptr);
 }
@@ -786,6 +791,232 @@ static void qla_timeout_completion_race_test(struct kunit *test)
 	}
 }
 
+/*
+ * An abort (qla24xx_async_abort_cmd()) of a queued command, whose firmware
+ * answer and IOCB timeout race: "scsi: qla2xxx: Avoid double completion
+ * of abort command" (seed 001). Whichever of the two takes the abort's
+ * handle out of outstanding_cmds completes the abort: the timeout
+ * (qla24xx_abort_iocb_timeout()) takes the aborted command's too and
+ * completes it with QLA_OS_TIMER_EXPIRED, and an answer that comes after
+ * finds no handle (qla24xx_abort_iocb_entry()); an answer that comes
+ * first cancels the timer (qla2x00_async_done()). The abort's SRB is
+ * released once, after both; a waiting caller wakes once.
+ *
+ * The aborted command stands for a SCSI command, whose SRB lives in its
+ * scsi_cmnd: its done callback only counts, and the case releases it.
+ */
+struct qla_test_abort {
+	struct qla_test_iocb *env;
+	struct rsp_que *rsp;
+	u32 rsp_in, rsp_out;
+	srb_t *cmd;
+	atomic_t cmd_done;
+	int cmd_res;
+	struct completion waited;
+	int wait_rval;
+};
+
+static struct qla_test_abort *qla_test_abort_of(srb_t *sp)
+{
+	return (struct qla_test_abort *)sp->priv;
+}
+
+static void qla_test_cmd_done(srb_t *sp, int res)
+{
+	struct qla_test_abort *a = qla_test_abort_of(sp);
+
+	a->cmd_res = res;
+	atomic_inc(&a->cmd_done);
+}
+
+/*
+ * The IOCB environment with a response ring for the firmware's answers,
+ * the base queue pair's lock as qla2x00_mem_alloc() sets it (the
+ * adapter's hardware_lock, which the interrupt handler holds), and a
+ * command queued on it with a 60 s timer.
+ */
+static struct qla_test_abort *qla_test_abort_env(struct kunit *test)
+{
+	struct qla_test_abort *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct qla_test_iocb *env;
+	struct rsp_que *rsp;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	env = qla_test_iocb_env(test);
+	a->env = env;
+	env->qpair->qp_lock_ptr = &env->ha->hardware_lock;
+	env->qpair->cpu_mapped = 1;
+	env->ha->flags.fw_started = 1;
+
+	rsp = kunit_kzalloc(test, sizeof(*rsp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rsp);
+	rsp->length = QLA_TEST_RING_LEN;
+	rsp->ring = kunit_kcalloc(test, rsp->length, sizeof(response_t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rsp->ring);
+	rsp->ring_ptr = rsp->ring;
+	rsp->rsp_q_in = (__force __le32 __iomem *)&a->rsp_in;
+	rsp->rsp_q_out = (__force __le32 __iomem *)&a->rsp_out;
+	rsp->req = env->req;
+	rsp->qpair = env->qpair;
+	rsp->hw = env->ha;
+	env->qpair->rsp = rsp;
+	a->rsp = rsp;
+	init_completion(&a->waited);
+
+	a->cmd = qla_test_sp(test, env);
+	a->cmd->priv = a;
+	qla2x00_init_async_sp(a->cmd, 60, qla_test_cmd_done);
+	KUNIT_ASSERT_EQ(test, qla2x00_start_sp(a->cmd), QLA_SUCCESS);
+	return a;
+}
+
+/* The abort's SRB and its IOCB on the request ring, once it is queued. */
+static srb_t *qla_test_abort_sp(struct qla_test_abort *a, struct abort_entry_24xx **iocb)
+{
+	struct req_que *req = a->env->req;
+	u32 i;
+
+	for (i = 1; i < req->num_outstanding_cmds; i++) {
+		srb_t *sp = req->outstanding_cmds[i];
+
+		if (sp && sp->type == SRB_ABT_CMD) {
+			*iocb = (struct abort_entry_24xx *)&req->ring[req->ring_index - 1];
+			return sp;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The firmware's answer to the abort IOCB @iocb: an ABORT_IOCB_TYPE
+ * entry with its handle and @status on the response ring, processed as
+ * the interrupt handler does, under the hardware lock.
+ */
+static void qla_test_fw_abort_answer(struct qla_test_abort *a, u32 handle, u16 status)
+{
+	struct abort_entry_24xx *pkt = (struct abort_entry_24xx *)a->rsp->ring_ptr;
+	unsigned long flags;
+
+	memset(pkt, 0, sizeof(response_t));
+	pkt->entry_type = ABORT_IOCB_TYPE;
+	pkt->entry_count = 1;
+	pkt->handle = handle;
+	pkt->comp_status = cpu_to_le16(status);
+	a->rsp_in = (a->rsp->ring_index + 1) % a->rsp->length;
+	spin_lock_irqsave(&a->env->ha->hardware_lock, flags);
+	qla24xx_process_response_queue(a->env->vha, a->rsp);
+	spin_unlock_irqrestore(&a->env->ha->hardware_lock, flags);
+}
+
+/* The abort's IOCB timer, fired now instead of in 42 s. */
+static void qla_test_fire_timer(struct kunit *test, srb_t *sp)
+{
+	KUNIT_ASSERT_TRUE(test, timer_pending(&sp->u.iocb_cmd.timer));
+	mod_timer(&sp->u.iocb_cmd.timer, jiffies);
+}
+
+static int qla_test_abort_waiter(void *data)
+{
+	struct qla_test_abort *a = data;
+
+	a->wait_rval = qla24xx_async_abort_cmd(a->cmd, true);
+	complete(&a->waited);
+	return 0;
+}
+
+/* The command's own timer cancelled and its SRB released, as the midlayer's completion would. */
+static void qla_test_cmd_release(struct kunit *test, struct qla_test_abort *a)
+{
+	struct req_que *req = a->env->req;
+
+	if (del_timer_sync(&a->cmd->u.iocb_cmd.timer))
+		kref_put(&a->cmd->cmd_kref, qla2x00_sp_release);
+	if (req->outstanding_cmds[a->cmd->handle] == a->cmd)
+		req->outstanding_cmds[a->cmd->handle] = NULL;
+	KUNIT_EXPECT_EQ(test, kref_read(&a->cmd->cmd_kref), 1);
+	kref_put(&a->cmd->cmd_kref, qla2x00_sp_release);
+}
+
+struct qla_abort_case {
+	const char *name;
+	bool wait;
+	bool timeout_first;
+};
+
+static const struct qla_abort_case qla_abort_cases[] = {
+	{ "no wait, answer then timeout", false, false },
+	{ "no wait, timeout then answer", false, true },
+	{ "wait, answer then timeout", true, false },
+	{ "wait, timeout then answer", true, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_abort, qla_abort_cases, name);
+
+static void qla_abort_race_test(struct kunit *test)
+{
+	const struct qla_abort_case *c = test->param_value;
+	struct qla_test_abort *a = qla_test_abort_env(test);
+	struct qla_test_iocb *env = a->env;
+	struct abort_entry_24xx *iocb = NULL;
+	struct task_struct *waiter = NULL;
+	unsigned long deadline = jiffies + 10 * HZ;
+	srb_t *abt;
+	u32 handle;
+
+	if (c->wait) {
+		waiter = kthread_run(qla_test_abort_waiter, a, "qla_test_abort");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(waiter));
+		env->frees->helper = waiter;
+	} else {
+		KUNIT_ASSERT_EQ(test, qla24xx_async_abort_cmd(a->cmd, false), QLA_SUCCESS);
+	}
+	while (!(abt = qla_test_abort_sp(a, &iocb)) && time_before(jiffies, deadline))
+		schedule_timeout_uninterruptible(1);
+	KUNIT_ASSERT_NOT_NULL(test, abt);
+	qla_test_track(test, env->frees, abt);
+
+	/* The IOCB the firmware gets names the command it aborts. */
+	KUNIT_EXPECT_EQ(test, iocb->entry_type, ABORT_IOCB_TYPE);
+	KUNIT_EXPECT_EQ(test, iocb->handle, make_handle(env->req->id, abt->handle));
+	KUNIT_EXPECT_EQ(test, iocb->handle_to_abort, make_handle(env->req->id, a->cmd->handle));
+	KUNIT_EXPECT_PTR_EQ(test, abt->cmd_sp, a->cmd);
+	handle = iocb->handle;
+	/* INIT and TMR */
+	KUNIT_EXPECT_EQ(test, kref_read(&abt->cmd_kref), 2);
+
+	if (c->timeout_first) {
+		qla_test_fire_timer(test, abt);
+		deadline = jiffies + 10 * HZ;
+		while (!qla_test_kfrees(env->frees, abt) && time_before(jiffies, deadline))
+			schedule_timeout_uninterruptible(1);
+		/* Both handles taken back, the command completed as timed out */
+		KUNIT_EXPECT_NULL(test, env->req->outstanding_cmds[a->cmd->handle]);
+		KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), 1);
+		KUNIT_EXPECT_EQ(test, a->cmd_res, QLA_OS_TIMER_EXPIRED);
+		KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
+		/* The late answer finds no handle: nothing completes twice */
+		qla_test_fw_abort_answer(a, handle, CS_COMPLETE);
+	} else {
+		qla_test_fw_abort_answer(a, handle, CS_COMPLETE);
+		if (!c->wait)
+			KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
+		/* The answer cancelled the timer: it never fires */
+		msleep(jiffies_to_msecs(2));
+		KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), 0);
+		KUNIT_EXPECT_PTR_EQ(test, env->req->outstanding_cmds[a->cmd->handle], a->cmd);
+	}
+
+	if (c->wait) {
+		KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&a->waited, 10 * HZ), 0UL);
+		KUNIT_EXPECT_EQ(test, a->wait_rval,
+				c->timeout_first ? QLA_ERR_FROM_FW : QLA_SUCCESS);
+	}
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), c->timeout_first ? 1 : 0);
+	qla_test_cmd_release(test, a);
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, a->cmd), 1);
+}
+
 static struct kunit_case qla2xxx_iocb_timer_test_cases[] = {
 	KUNIT_CASE(qla_init_async_sp_test),
 	KUNIT_CASE(qla_start_sp_no_ring_space_test),
@@ -800,4 +1031,15 @@ static struct kunit_suite qla2xxx_iocb_timer_test_suite = {
 	.test_cases = qla2xxx_iocb_timer_test_cases,
 };
 
-kunit_test_suites(&qla2xxx_queues_test_suite, &qla2xxx_iocb_timer_test_suite);
+static struct kunit_case qla2xxx_abort_test_cases[] = {
+	KUNIT_CASE_PARAM(qla_abort_race_test, qla_abort_gen_params),
+	{}
+};
+
+static struct kunit_suite qla2xxx_abort_test_suite = {
+	.name = "qla2xxx_abort",
+	.test_cases = qla2xxx_abort_test_cases,
+};
+
+kunit_test_suites(&qla2xxx_queues_test_suite, &qla2xxx_iocb_timer_test_suite,
+		  &qla2xxx_abort_test_suite);
