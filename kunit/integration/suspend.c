@@ -15,10 +15,25 @@
  * no deep state (arm64 virt: no PSCI SYSTEM_SUSPEND in this QEMU) skips.
  * The power:suspend_resume event syscore_suspend (timekeeping_suspend()
  * is a syscore op) says the clocks were suspended.
+ *
+ * CLOCK_MONOTONIC_ACTIVE (id 12, this series' include/uapi/linux/time.h)
+ * exists only with the mode on: then it can be read, and moves by the
+ * time awake only, and the other operations give what they give a clock
+ * without them; with the mode off every one gives EINVAL.
+ *
+ * In both modes the boot time holds: /proc/stat's btime is the same
+ * after the resume, it is REALTIME - BOOTTIME, and a task forked after
+ * the resume starts, by btime + its start time in /proc/<pid>/stat (what
+ * ps shows), when the wall clock says it did.
  */
 
+#define _GNU_SOURCE		/* clock_adjtime() */
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "files.h"
@@ -28,8 +43,12 @@
 #define RTC		"/sys/class/rtc/rtc0"
 #define TIMER_S		4.0
 
+#ifndef CLOCK_MONOTONIC_ACTIVE
+#define CLOCK_MONOTONIC_ACTIVE	12
+#endif
+
 struct clocks {
-	double mono, boot, real;
+	double mono, boot, real, active;
 };
 
 static double now(clockid_t id)
@@ -45,6 +64,96 @@ static void read_clocks(struct clocks *c)
 	c->mono = now(CLOCK_MONOTONIC);
 	c->boot = now(CLOCK_BOOTTIME);
 	c->real = now(CLOCK_REALTIME);
+	c->active = now(CLOCK_MONOTONIC_ACTIVE);
+}
+
+/* Each operation on CLOCK_MONOTONIC_ACTIVE: 0 or the errno it gives. */
+static int active_gettime(void)
+{
+	struct timespec ts;
+
+	return clock_gettime(CLOCK_MONOTONIC_ACTIVE, &ts) ? errno : 0;
+}
+
+static int active_getres(void)
+{
+	struct timespec ts = { 0, 0 };
+
+	if (clock_getres(CLOCK_MONOTONIC_ACTIVE, &ts))
+		return errno;
+	return ts.tv_sec == 0 && ts.tv_nsec > 0 ? 0 : ERANGE;
+}
+
+static int active_settime(void)
+{
+	struct timespec ts = { 1, 0 };
+
+	return clock_settime(CLOCK_MONOTONIC_ACTIVE, &ts) ? errno : 0;
+}
+
+static int active_adjtime(void)
+{
+	struct timex tx = { .modes = 0 };
+
+	return clock_adjtime(CLOCK_MONOTONIC_ACTIVE, &tx) < 0 ? errno : 0;
+}
+
+static int active_timer_create(void)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_NONE };
+	timer_t t;
+
+	if (timer_create(CLOCK_MONOTONIC_ACTIVE, &sev, &t))
+		return errno;
+	timer_delete(t);
+	return 0;
+}
+
+static int active_nanosleep(void)
+{
+	struct timespec ts = { 0, 1000 };
+
+	/* returns the error, errno untouched */
+	return clock_nanosleep(CLOCK_MONOTONIC_ACTIVE, 0, &ts, NULL);
+}
+
+static int active_timerfd(void)
+{
+	int fd = timerfd_create(CLOCK_MONOTONIC_ACTIVE, 0);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+struct active_op {
+	const char *name;
+	int (*op)(void);
+	int on;			/* with the mode on; EINVAL with it off */
+};
+
+/* What posix-timers.c gives a clock without the operation. */
+static const struct active_op active_ops[] = {
+	{ "clock_gettime()", active_gettime, 0 },
+	{ "clock_getres()", active_getres, 0 },
+	{ "clock_settime()", active_settime, EINVAL },
+	{ "clock_adjtime()", active_adjtime, EOPNOTSUPP },
+	{ "timer_create()", active_timer_create, EOPNOTSUPP },
+	{ "clock_nanosleep()", active_nanosleep, EOPNOTSUPP },
+	{ "timerfd_create()", active_timerfd, EINVAL },
+};
+
+static void check_active_ops(bool on)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(active_ops); i++) {
+		int want = on ? active_ops[i].on : EINVAL, got = active_ops[i].op();
+
+		ktap_ok(got == want, "CLOCK_MONOTONIC_ACTIVE: %s gives %s (%s)", active_ops[i].name,
+			want ? strerror(want) : "0", got ? strerror(got) : "0");
+	}
 }
 
 /* Whether the trace holds @what. */
@@ -61,6 +170,57 @@ static bool traced(const char *what)
 	return found;
 }
 
+/* /proc/stat's btime: the real time of boot, in seconds; -1 if unread. */
+static long long btime(void)
+{
+	char buf[4096], *p = NULL;
+
+	if (read_file("/proc/stat", buf, sizeof(buf)) > 0)
+		p = strstr(buf, "\nbtime ");
+	return p ? atoll(p + 7) : -1;
+}
+
+/*
+ * The wall time a task forked now starts at as ps computes it: btime +
+ * field 22 (starttime, in clock ticks since boot) of its /proc/<pid>/stat;
+ * and in @forked, the wall clock when it was forked. -1 if unread.
+ */
+static double child_start(double *forked)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	int fds[2], i;
+	double t = -1;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	*forked = now(CLOCK_REALTIME);
+	pid = fork();
+	if (!pid) {
+		char c;
+
+		close(fds[1]);
+		_exit(read(fds[0], &c, 1) < 0);
+	}
+	close(fds[0]);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	p = pid > 0 && read_file(path, buf, sizeof(buf)) > 0 ? strrchr(buf, ')') : NULL;
+	if (p) {
+		/* field 3, the state, follows ") " */
+		for (p += 2, i = 3; p && i < 22; i++)
+			p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+		if (p) {
+			start = strtoull(p, NULL, 10);
+			t = btime() + (double)start / sysconf(_SC_CLK_TCK);
+		}
+	}
+	close(fds[1]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return t;
+}
+
 int main(void)
 {
 	const char *mode = getenv("integration_suspend");
@@ -69,12 +229,15 @@ int main(void)
 	double armed, fired, slept, real_gain, span;
 	struct clocks a, b;
 	unsigned long long ticks;
+	long long btime_a, btime_b;
+	double forked = 0, started;
 	int tfd, err;
 
 	char sleep_states[128];
 
-	ktap_begin("integration_suspend", 5);
+	ktap_begin("integration_suspend", 9 + ARRAY_SIZE(active_ops));
 	ktap_diag("monotonic_suspend expected %s", on ? "on" : "off");
+	check_active_ops(on);
 	if (access(RTC "/wakealarm", W_OK)) {
 		ktap_skip_rest("no RTC with a wake alarm");
 		return ktap_end();
@@ -92,11 +255,13 @@ int main(void)
 	write_str(RTC "/wakealarm", "0");
 	err = write_str(RTC "/wakealarm", "+3");
 	read_clocks(&a);
+	btime_a = btime();
 	armed = a.boot;
 	timerfd_settime(tfd, 0, &its, NULL);
 	if (!err)
 		err = write_str("/sys/power/state", "mem");
 	read_clocks(&b);
+	btime_b = btime();
 	write_str(TRACING "/events/power/suspend_resume/enable", "0");
 	span = b.boot - a.boot;
 	ktap_diag("suspend: %s; BOOTTIME advanced %.3f s, MONOTONIC %.3f s, REALTIME %.3f s",
@@ -124,6 +289,24 @@ int main(void)
 		ktap_ok(real_gain > slept - 1.0 && real_gain < slept + 1.0,
 			"REALTIME - MONOTONIC grows by it too (%.3f s)", real_gain);
 	}
+
+	if (on)
+		ktap_ok(b.active - a.active >= 0 && b.active - a.active < span - 1.0 &&
+			(b.mono - b.active) - (a.mono - a.active) >= 1.0,
+			"ACTIVE moves by the time awake (%.3f s), MONOTONIC - ACTIVE by the time slept (%.3f s)",
+			b.active - a.active, (b.mono - b.active) - (a.mono - a.active));
+	else
+		ktap_ok(active_gettime() == EINVAL, "MONOTONIC_ACTIVE refused after the resume");
+
+	/* btime is whole seconds, REALTIME - BOOTTIME is not */
+	ktap_ok(btime_a > 0 && btime_b == btime_a,
+		"/proc/stat btime holds across the suspend (%lld, then %lld)", btime_a, btime_b);
+	ktap_ok(btime_b > 0 && b.real - b.boot - btime_b > -1.0 && b.real - b.boot - btime_b < 1.0,
+		"btime is REALTIME - BOOTTIME (%.3f s apart)", b.real - b.boot - btime_b);
+	started = child_start(&forked);
+	ktap_ok(started > 0 && started - forked > -1.5 && started - forked < 1.5,
+		"a task forked after the resume starts at btime + its start time (%.3f s from the wall clock)",
+		started - forked);
 
 	if (read(tfd, &ticks, sizeof(ticks)) != sizeof(ticks))
 		ticks = 0;
