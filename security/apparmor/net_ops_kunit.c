@@ -430,25 +430,34 @@ static const struct aa_net_mode_case aa_net_mode_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(aa_net_mode, aa_net_mode_cases, desc);
 
+/*
+ * connect() on @sock by a task under @profile: @error, and one record
+ * with apparmor=@record, or none if @record is NULL. The audit reader
+ * is opened first and drained, so the records counted are connect()'s.
+ */
+static void aa_kunit_expect_connect(struct kunit *test, struct aa_kunit_audit *a,
+				    struct aa_profile *profile, struct socket *sock,
+				    int error, const char *record)
+{
+	aa_kunit_audit_read(test, a);
+	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, &aa_net_op_cases[1], profile, sock), error);
+	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), record ? 1 : 0);
+	if (record)
+		aa_kunit_expect_field(test, a->rec, "apparmor", "%s", record);
+}
+
 static void aa_net_mode_test(struct kunit *test)
 {
 	const struct aa_net_mode_case *t = test->param_value;
-	const struct aa_net_op_case *connect = &aa_net_op_cases[1];
+	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
+	struct socket *sock = aa_kunit_socket(test, t->family, t->type, false);
 	struct aa_profile *profile;
-	struct aa_kunit_audit *a;
-	struct socket *sock;
 
-	a = aa_kunit_audit_open(test);
-	sock = aa_kunit_socket(test, t->family, t->type, false);
 	profile = aa_kunit_profile_of(test, aa_kunit_policy(test, t->blob, t->size), t->profile,
 				      t->mode);
-	aa_kunit_audit_read(test, a);
-
-	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, connect, profile, sock), t->error);
-	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), t->record ? 1 : 0);
+	aa_kunit_expect_connect(test, a, profile, sock, t->error, t->record);
 	if (!t->record)
 		return;
-	aa_kunit_expect_field(test, a->rec, "apparmor", "%s", t->record);
 	aa_kunit_expect_field(test, a->rec, "operation", "\"connect\"");
 	aa_kunit_expect_field(test, a->rec, "profile", "\"%s\"", t->profile);
 	aa_kunit_expect_field(test, a->rec, "requested_mask", "\"connect\"");
@@ -489,20 +498,11 @@ KUNIT_ARRAY_PARAM_DESC(aa_net_bits, aa_net_bits_cases, desc);
 static void aa_net_bits_test(struct kunit *test)
 {
 	const struct aa_net_bits_case *t = test->param_value;
-	const struct aa_net_op_case *connect = &aa_net_op_cases[1];
-	struct aa_profile *profile;
-	struct aa_kunit_audit *a;
-	struct socket *sock;
+	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
+	struct socket *sock = aa_kunit_socket(test, AF_INET, SOCK_STREAM, false);
 
-	a = aa_kunit_audit_open(test);
-	sock = aa_kunit_socket(test, AF_INET, SOCK_STREAM, false);
-	profile = aa_kunit_profile_perms(test, t->allow, t->audit, t->quiet);
-	aa_kunit_audit_read(test, a);
-
-	KUNIT_EXPECT_EQ(test, aa_kunit_op(test, connect, profile, sock), t->error);
-	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), t->record ? 1 : 0);
-	if (t->record)
-		aa_kunit_expect_field(test, a->rec, "apparmor", "%s", t->record);
+	aa_kunit_expect_connect(test, a, aa_kunit_profile_perms(test, t->allow, t->audit, t->quiet),
+				sock, t->error, t->record);
 }
 
 /* The loopback device up, as the first ifconfig of a boot brings it. */
