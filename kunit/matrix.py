@@ -71,7 +71,7 @@ PACKAGES: Tuple[str, ...] = (
 	'python3', 'perl', 'ccache', 'cpio', 'patch', 'xz-utils', 'git', 'python3-ply',
 	'python3-git', 'python3-yaml', 'python3-jsonschema', 'python3-pyelftools', 'graphviz',
 	'qemu-system-x86', 'qemu-system-arm', 'gcc-aarch64-linux-gnu',
-	'binutils-aarch64-linux-gnu', 'libc6-dev-arm64-cross', 'apparmor')
+	'binutils-aarch64-linux-gnu', 'libc6-dev-arm64-cross', 'apparmor', 'python3-clang')
 
 BOOTS_FILE = os.path.join(REPO, 'kunit', 'boots')
 INTEGRATION_BOOTS_FILE = os.path.join(REPO, 'kunit', 'integration', 'boots')

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kunit/targets.py: the mutation targets cover what the series change."""
+
+import os
+import subprocess
+import tempfile
+import unittest
+
+import helpers  # noqa: F401  (kunit/ on the path)
+
+import common
+import matrix
+import targets
+
+SMALL_C = """\
+static int helper(int x)
+{
+	return x + 1;
+}
+
+int twice(int x)
+{
+	int y = helper(x);
+
+	return y * 2;
+}
+
+int declared_only(int x);
+
+SYSCALL_DEFINE2(clock_getres, int, which, void *, tp)
+{
+	return 0;
+}
+"""
+
+
+class Parse(unittest.TestCase):
+	def test_rows_kernels_and_exempt_files(self):
+		t = targets.parse('# c\ncrypto/sm4.c sm4_expandkey sm4*\n'
+				  'a.c f suite* 6.12  # tail\n! lib/x.c not ours\n')
+		self.assertEqual(t.targets, [targets.Target('crypto/sm4.c', 'sm4_expandkey', 'sm4*'),
+					     targets.Target('a.c', 'f', 'suite*', ('6.12',))])
+		self.assertEqual(t.exempt, {'lib/x.c': 'not ours'})
+		self.assertTrue(t.targets[0].on('6.1'))
+		self.assertFalse(t.targets[1].on('6.1'))
+
+	def test_bad_lines_name_their_line(self):
+		for text in ('a.c f\n', 'a.c f s 6.1 extra\n', 'a.c 1f s\n', '! a.c\n'):
+			with self.subTest(text=text):
+				with self.assertRaisesRegex(common.UsageError, r'targets:1: want'):
+					targets.parse(text, 'targets')
+
+	def test_the_project_file_parses_and_names_known_bases(self):
+		t = targets.load()
+		self.assertTrue(t.targets)
+		for target in t.targets:
+			for k in target.kernels:
+				self.assertIn(k, matrix.KERNELS, target)
+
+
+class Definitions(unittest.TestCase):
+	def setUp(self):
+		tmp = tempfile.TemporaryDirectory()
+		self.addCleanup(tmp.cleanup)
+		self.dir = tmp.name
+		self.path = os.path.join(tmp.name, 'small.c')
+		with open(self.path, 'w', encoding='utf-8') as f:
+			f.write(SMALL_C)
+
+	def test_extents_of_definitions_only(self):
+		self.assertEqual(targets.definitions(self.path, []),
+				 {'helper': (1, 4), 'twice': (6, 11), 'sys_clock_getres': (15, 18)})
+
+	def test_changed_lines_map_to_their_functions(self):
+		def git(*args):
+			subprocess.run(['git', '-C', self.dir, *args], check=True, capture_output=True)
+		git('init', '-q')
+		git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', 'small.c')
+		git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base')
+		with open(self.path, 'w', encoding='utf-8') as f:
+			f.write(SMALL_C.replace('return y * 2;', 'return y * 3;'))
+		self.assertEqual(targets.changed_lines(self.dir), {'small.c': [(10, 10)]})
+		self.assertEqual(targets.changed_functions(self.dir, self.dir), {'small.c': {'twice'}})
+
+
+class Series(unittest.TestCase):
+	"""Every function a series changes is a target, and every target is
+	defined where the file says, in each base's synced tree (libclang,
+	with the x86_64 cell's flags)."""
+
+	def check(self, version: str):
+		k = common.kernel(version)
+		tree = common.tree_dir(k)
+		build = common.build_dir(k, common.arch('x86_64'))
+		if not os.path.isdir(os.path.join(tree, '.git')):
+			self.skipTest(f'no synced {version} tree (make sync)')
+		if not os.path.isdir(build):
+			self.skipTest(f'no {version} x86_64 build dir (make test)')
+		untargeted, gone = targets.missing(version, tree, build)
+		self.assertEqual(untargeted, [], f'{version}: changed by the series, not in '
+				 'kunit/mutation/targets')
+		self.assertEqual(gone, [], f'{version}: targets not defined in their file')
+
+	def test_6_1(self):
+		self.check('6.1')
+
+	def test_6_12(self):
+		self.check('6.12')
+
+
+if __name__ == '__main__':
+	unittest.main()
