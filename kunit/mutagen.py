@@ -1,0 +1,276 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Generated mutants of one function, read with libclang.
+
+The standard operators, each a small edit of the source text of one
+expression or statement inside the function's body:
+
+  ror     a relational or equality operator replaced by each other one
+  aor     an arithmetic operator by another (+ -, * /, % *), a shift by
+          the other
+  lcr     && and || swapped
+  neg     an if or loop condition negated
+  true, false
+          an if or loop condition forced
+  const   an integer literal plus one, minus one, and 0
+  del     a call or an assignment statement removed
+  ret     a returned value replaced by 0, 1, -1, -EINVAL, or NULL
+  index   an array index plus and minus one
+
+Each mutant has an id that survives edits outside its function:
+file:function:operator:hash, the hash taken over the original text, the
+replacement and the position inside the function (line and column
+counted from the function's first line). Code that a macro expands to
+is left alone: its text is not in the file.
+"""
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator, List, Optional
+
+RELATIONAL = ('<', '<=', '>', '>=', '==', '!=')
+ARITHMETIC = {'+': ('-',), '-': ('+',), '*': ('/',), '/': ('*',), '%': ('*',),
+	      '<<': ('>>',), '>>': ('<<',)}
+RETURNS = ('0', '1', '-1', '-EINVAL')
+
+
+@dataclass(frozen=True)
+class Mutant:
+	"""One edit: bytes [start, end) of @path become @replacement."""
+	id: str
+	path: str
+	function: str
+	operator: str
+	line: int
+	start: int
+	end: int
+	original: str
+	replacement: str
+
+	def diff_line(self) -> str:
+		"""The one-line diff a report shows."""
+		return f'{self.original} -> {self.replacement}'
+
+	def apply(self, text: bytes) -> bytes:
+		return text[:self.start] + self.replacement.encode() + text[self.end:]
+
+
+def _ci():
+	import clang.cindex as ci	# pylint: disable=import-outside-toplevel
+	return ci
+
+
+def _function(tu, path: str, name: str):
+	ci = _ci()
+	for cur in tu.cursor.get_children():
+		if (cur.kind == ci.CursorKind.FUNCTION_DECL and cur.is_definition() and
+		    cur.spelling == name and cur.location.file and
+		    os.path.samefile(cur.location.file.name, path)):
+			return cur
+	return None
+
+
+class _Walk:
+	"""The mutants of one function's body."""
+
+	def __init__(self, path: str, function: str, text: bytes, fn):
+		self.path = path
+		self.function = function
+		self.text = text
+		self.first = fn.extent.start.line
+		self.out: List[Mutant] = []
+
+	def src(self, cur) -> Optional[str]:
+		"""The source text of @cur, None if it is not plainly in the file."""
+		a, b = cur.extent.start, cur.extent.end
+		if (not a.file or not b.file or a.file.name != b.file.name or
+		    not os.path.samefile(a.file.name, self.path) or b.offset <= a.offset):
+			return None
+		return self.text[a.offset:b.offset].decode(errors='replace')
+
+	def add(self, op: str, cur_or_range, original: str, replacement: str,
+		start: Optional[int] = None, end: Optional[int] = None, line: Optional[int] = None):
+		if start is None:
+			start, end = cur_or_range.extent.start.offset, cur_or_range.extent.end.offset
+			line = cur_or_range.extent.start.line
+			col = cur_or_range.extent.start.column
+		else:
+			col = start - self.text.rfind(b'\n', 0, start)
+		where = f'{line - self.first}:{col}'
+		h = hashlib.sha1(f'{op}\0{original}\0{replacement}\0{where}'.encode()).hexdigest()[:10]
+		self.out.append(Mutant(f'{self.path}:{self.function}:{op}:{h}', self.path,
+				       self.function, op, line, start, end, original, replacement))
+
+	def operator_token(self, cur):
+		"""The operator token of a binary operator cursor, between its operands."""
+		kids = list(cur.get_children())
+		if len(kids) != 2:
+			return None
+		lhs_end = kids[0].extent.end.offset
+		for tok in cur.get_tokens():
+			if tok.extent.start.offset >= lhs_end:
+				return tok
+		return None
+
+	def binary(self, cur):
+		if self.src(cur) is None:
+			return
+		tok = self.operator_token(cur)
+		if tok is None:
+			return
+		op = tok.spelling
+		a, b = tok.extent.start.offset, tok.extent.end.offset
+		if self.text[a:b].decode() != op:
+			return
+		if op in RELATIONAL:
+			repl, name = [o for o in RELATIONAL if o != op], 'ror'
+		elif op in ARITHMETIC:
+			repl, name = list(ARITHMETIC[op]), 'aor'
+		elif op in ('&&', '||'):
+			repl, name = ['||' if op == '&&' else '&&'], 'lcr'
+		else:
+			return
+		for r in repl:
+			self.add(name, None, op, r, a, b, tok.extent.start.line)
+
+	def condition(self, cur):
+		"""An if, while, do or for statement's condition."""
+		ci = _ci()
+		kids = list(cur.get_children())
+		if cur.kind == ci.CursorKind.DO_STMT:
+			cond = kids[1] if len(kids) > 1 else None
+		elif cur.kind == ci.CursorKind.FOR_STMT:
+			cond = self.for_condition(cur, kids)
+		else:
+			cond = kids[0] if kids else None
+		if cond is None:
+			return
+		text = self.src(cond)
+		if text is None:
+			return
+		self.add('neg', cond, text, f'!({text})')
+		self.add('true', cond, text, '1')
+		self.add('false', cond, text, '0')
+
+	def for_condition(self, cur, kids):
+		"""The middle clause of a for: the child between the two semicolons."""
+		toks = [t for t in cur.get_tokens()]
+		semis = [t.extent.start.offset for t in toks if t.spelling == ';'][:2]
+		if len(semis) < 2:
+			return None
+		for k in kids:
+			if semis[0] < k.extent.start.offset < semis[1]:
+				return k
+		return None
+
+	def literal(self, cur):
+		text = self.src(cur)
+		if text is None or not re.fullmatch(r'(0x[0-9a-fA-F]+|\d+)[uUlL]*', text):
+			return
+		value = int(re.match(r'0x[0-9a-fA-F]+|\d+', text).group(0), 0)
+		for r in sorted({value + 1, value - 1, 0} - {value}):
+			self.add('const', cur, text, str(r))
+
+	def statement(self, cur):
+		"""A call or an assignment that is a statement of a compound."""
+		ci = _ci()
+		text = self.src(cur)
+		if text is None:
+			return
+		if cur.kind == ci.CursorKind.CALL_EXPR or (
+				cur.kind in (ci.CursorKind.BINARY_OPERATOR,
+					     ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR) and
+				(self.operator_token(cur) or _NoTok).spelling.endswith('=') and
+				(self.operator_token(cur) or _NoTok).spelling not in RELATIONAL):
+			self.add('del', cur, text, '(void)0')
+
+	def ret(self, cur, pointer: bool):
+		kids = list(cur.get_children())
+		if not kids:
+			return
+		text = self.src(kids[0])
+		if text is None:
+			return
+		for r in ('NULL',) if pointer else RETURNS:
+			if r != text:
+				self.add('ret', kids[0], text, r)
+
+	def index(self, cur):
+		kids = list(cur.get_children())
+		if len(kids) != 2:
+			return
+		text = self.src(kids[1])
+		if text is None:
+			return
+		self.add('index', kids[1], text, f'({text}) + 1')
+		self.add('index', kids[1], text, f'({text}) - 1')
+
+	def statements(self, cur) -> list:
+		"""The children of @cur that stand as statements: those of a block,
+		and the bodies of if, else, while, do and for (not their conditions
+		or a for's header)."""
+		ci = _ci()
+		kids = list(cur.get_children())
+		if cur.kind == ci.CursorKind.COMPOUND_STMT:
+			return kids
+		if cur.kind == ci.CursorKind.IF_STMT:
+			return kids[1:]
+		if cur.kind in (ci.CursorKind.WHILE_STMT, ci.CursorKind.FOR_STMT):
+			return kids[-1:]
+		if cur.kind == ci.CursorKind.DO_STMT:
+			return kids[:1]
+		return []
+
+	def walk(self, cur, pointer: bool, in_case: bool = False):
+		ci = _ci()
+		k = cur.kind
+		if k in (ci.CursorKind.CASE_STMT,):
+			kids = list(cur.get_children())
+			for child in kids[1:]:
+				self.walk(child, pointer)
+			return
+		if k == ci.CursorKind.UNEXPOSED_EXPR and cur.spelling == 'sizeof':
+			return
+		for child in self.statements(cur):
+			if child.kind in (ci.CursorKind.CALL_EXPR, ci.CursorKind.BINARY_OPERATOR,
+					  ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR):
+				self.statement(child)
+		if k == ci.CursorKind.BINARY_OPERATOR:
+			self.binary(cur)
+		elif k in (ci.CursorKind.IF_STMT, ci.CursorKind.WHILE_STMT,
+			   ci.CursorKind.DO_STMT, ci.CursorKind.FOR_STMT):
+			self.condition(cur)
+		elif k == ci.CursorKind.INTEGER_LITERAL and not in_case:
+			self.literal(cur)
+		elif k == ci.CursorKind.RETURN_STMT:
+			self.ret(cur, pointer)
+		elif k == ci.CursorKind.ARRAY_SUBSCRIPT_EXPR:
+			self.index(cur)
+		for child in cur.get_children():
+			self.walk(child, pointer, in_case)
+
+
+class _NoTok:	# pylint: disable=too-few-public-methods
+	spelling = ''
+
+
+def mutants(path: str, function: str, flags: Iterable[str] = ()) -> List[Mutant]:
+	"""Every mutant of @function in C file @path, in source order."""
+	ci = _ci()
+	tu = ci.Index.create().parse(path, args=list(flags) + ['-w', '-ferror-limit=0'])
+	fn = _function(tu, path, function)
+	if fn is None:
+		return []
+	with open(path, 'rb') as f:
+		text = f.read()
+	w = _Walk(path, function, text, fn)
+	pointer = fn.result_type.get_canonical().kind == ci.TypeKind.POINTER
+	for child in fn.get_children():
+		if child.kind == ci.CursorKind.COMPOUND_STMT:
+			w.walk(child, pointer)
+	return sorted(w.out, key=lambda m: (m.start, m.operator, m.replacement))
+
+
+def iter_ids(ms: Iterable[Mutant]) -> Iterator[str]:
+	return (m.id for m in ms)
