@@ -47,6 +47,11 @@ class Mutant:
 	end: int
 	original: str
 	replacement: str
+	scope: tuple = ()	# (start, end) of the expression a schema wraps; () = the edit
+
+	@property
+	def wrap(self) -> tuple:
+		return self.scope or (self.start, self.end)
 
 	def diff_line(self) -> str:
 		"""The one-line diff a report shows."""
@@ -90,7 +95,8 @@ class _Walk:
 		return self.text[a.offset:b.offset].decode(errors='replace')
 
 	def add(self, op: str, cur_or_range, original: str, replacement: str,
-		start: Optional[int] = None, end: Optional[int] = None, line: Optional[int] = None):
+		start: Optional[int] = None, end: Optional[int] = None, line: Optional[int] = None,
+		scope: tuple = ()):
 		if start is None:
 			start, end = cur_or_range.extent.start.offset, cur_or_range.extent.end.offset
 			line = cur_or_range.extent.start.line
@@ -100,7 +106,8 @@ class _Walk:
 		where = f'{line - self.first}:{col}'
 		h = hashlib.sha1(f'{op}\0{original}\0{replacement}\0{where}'.encode()).hexdigest()[:10]
 		self.out.append(Mutant(f'{self.path}:{self.function}:{op}:{h}', self.path,
-				       self.function, op, line, start, end, original, replacement))
+				       self.function, op, line, start, end, original, replacement,
+				       scope))
 
 	def operator_token(self, cur):
 		"""The operator token of a binary operator cursor, between its operands."""
@@ -131,8 +138,9 @@ class _Walk:
 			repl, name = ['||' if op == '&&' else '&&'], 'lcr'
 		else:
 			return
+		scope = (cur.extent.start.offset, cur.extent.end.offset)
 		for r in repl:
-			self.add(name, None, op, r, a, b, tok.extent.start.line)
+			self.add(name, None, op, r, a, b, tok.extent.start.line, scope)
 
 	def condition(self, cur):
 		"""An if, while, do or for statement's condition."""

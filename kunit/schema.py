@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Mutant schemata: every mutant of a file compiled in, one chosen at run time.
+
+Each mutant's expression (its wrap range: the operator's whole binary
+expression, a condition, a literal, a returned value, an index, a call
+or assignment statement) becomes a choice between the mutant and the
+original, taken by CHOOSE(n), where n is the mutant's number in the
+schema: with no number chosen every choice takes the original, and the
+file behaves as before. Choices nest: a mutant inside another's
+expression is a choice inside the other's original. A mutant whose
+range crosses another's without nesting is left out, with the reason.
+"""
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Tuple
+
+from mutagen import Mutant
+
+CHOOSE = 'kunit_mutant_is'
+
+
+@dataclass
+class _Node:
+	start: int
+	end: int
+	mutants: List[Mutant] = field(default_factory=list)
+	children: List['_Node'] = field(default_factory=list)
+
+
+@dataclass
+class Schema:
+	"""A rewritten file: its text, the number of each mutant in it, and
+	the mutants left out with why."""
+	text: bytes
+	numbers: Dict[str, int]
+	left_out: Dict[str, str]
+
+
+def _tree(ms: List[Mutant], left_out: Dict[str, str]) -> List[_Node]:
+	groups: Dict[Tuple[int, int], _Node] = {}
+	for m in ms:
+		a, b = m.wrap
+		groups.setdefault((a, b), _Node(a, b)).mutants.append(m)
+	roots: List[_Node] = []
+	stack: List[_Node] = []
+	for node in sorted(groups.values(), key=lambda n: (n.start, -n.end)):
+		while stack and stack[-1].end <= node.start:
+			stack.pop()
+		if stack and node.end > stack[-1].end:
+			for m in node.mutants:
+				left_out[m.id] = 'its expression crosses another mutant\'s'
+			continue
+		(stack[-1].children if stack else roots).append(node)
+		stack.append(node)
+	return roots
+
+
+class _Render:
+	def __init__(self, text: str, numbers: Dict[str, int], choose: str):
+		self.text = text
+		self.numbers = numbers
+		self.choose = choose
+
+	def span(self, lo: int, hi: int, children: List[_Node]) -> str:
+		"""Original text [lo, hi) with the nodes in it rendered."""
+		out, at = [], lo
+		for c in children:
+			if c.start >= lo and c.end <= hi:
+				out += [self.text[at:c.start], self.node(c)]
+				at = c.end
+		return ''.join(out + [self.text[at:hi]])
+
+	def mutated(self, node: _Node, m: Mutant) -> str:
+		inner = self.span(m.start, m.end, node.children)
+		if m.operator == 'neg':
+			repl = f'!({inner})'
+		elif m.operator == 'index':
+			repl = f'({inner}) {m.replacement[-3:]}'
+		else:
+			repl = m.replacement
+		return (self.span(node.start, m.start, node.children) + repl +
+			self.span(m.end, node.end, node.children))
+
+	def node(self, node: _Node) -> str:
+		void = any(m.operator == 'del' for m in node.mutants)
+		cast = '(void)' if void else ''
+		expr = f'{cast}({self.span(node.start, node.end, node.children)})'
+		for m in reversed(node.mutants):
+			alt = '(void)0' if m.operator == 'del' else f'{cast}({self.mutated(node, m)})'
+			expr = f'({self.choose}({self.numbers[m.id]}) ? {alt} : {expr})'
+		return expr
+
+
+def rewrite(text: bytes, ms: List[Mutant], first: int = 1, choose: str = CHOOSE) -> Schema:
+	"""@text (one file) with @ms compiled in, numbered from @first in order."""
+	left_out: Dict[str, str] = {}
+	roots = _tree(ms, left_out)
+	numbers = {}
+	for m in ms:
+		if m.id not in left_out:
+			numbers[m.id] = first + len(numbers)
+	# byte offsets: work on latin-1 so that one char is one byte
+	r = _Render(text.decode('latin-1'), numbers, choose)
+	return Schema(r.span(0, len(text), roots).encode('latin-1'), numbers, left_out)
