@@ -27,7 +27,7 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator, List, Optional
+from typing import Iterable, List, Optional
 
 RELATIONAL = ('<', '<=', '>', '>=', '==', '!=')
 ARITHMETIC = {'+': ('-',), '-': ('+',), '*': ('/',), '/': ('*',), '%': ('*',),
@@ -48,6 +48,7 @@ class Mutant:
 	original: str
 	replacement: str
 	scope: tuple = ()	# (start, end) of the expression a schema wraps; () = the edit
+	template: str = ''	# the replacement around the original ("{}"), if it holds it
 
 	@property
 	def wrap(self) -> tuple:
@@ -96,7 +97,7 @@ class _Walk:
 
 	def add(self, op: str, cur_or_range, original: str, replacement: str,
 		start: Optional[int] = None, end: Optional[int] = None, line: Optional[int] = None,
-		scope: tuple = ()):
+		scope: tuple = (), template: str = ''):
 		if start is None:
 			start, end = cur_or_range.extent.start.offset, cur_or_range.extent.end.offset
 			line = cur_or_range.extent.start.line
@@ -107,7 +108,7 @@ class _Walk:
 		h = hashlib.sha1(f'{op}\0{original}\0{replacement}\0{where}'.encode()).hexdigest()[:10]
 		self.out.append(Mutant(f'{self.path}:{self.function}:{op}:{h}', self.path,
 				       self.function, op, line, start, end, original, replacement,
-				       scope))
+				       scope, template))
 
 	def operator_token(self, cur):
 		"""The operator token of a binary operator cursor, between its operands."""
@@ -157,7 +158,7 @@ class _Walk:
 		text = self.src(cond)
 		if text is None:
 			return
-		self.add('neg', cond, text, f'!({text})')
+		self.add('neg', cond, text, f'!({text})', template='!({})')
 		self.add('true', cond, text, '1')
 		self.add('false', cond, text, '0')
 
@@ -186,12 +187,11 @@ class _Walk:
 		text = self.src(cur)
 		if text is None:
 			return
-		if cur.kind == ci.CursorKind.CALL_EXPR or (
-				cur.kind in (ci.CursorKind.BINARY_OPERATOR,
-					     ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR) and
-				(self.operator_token(cur) or _NoTok).spelling.endswith('=') and
-				(self.operator_token(cur) or _NoTok).spelling not in RELATIONAL):
-			self.add('del', cur, text, '(void)0')
+		if cur.kind != ci.CursorKind.CALL_EXPR:
+			tok = self.operator_token(cur)
+			if not tok or not tok.spelling.endswith('=') or tok.spelling in RELATIONAL:
+				return
+		self.add('del', cur, text, '(void)0')
 
 	def ret(self, cur, pointer: bool):
 		kids = list(cur.get_children())
@@ -211,8 +211,8 @@ class _Walk:
 		text = self.src(kids[1])
 		if text is None:
 			return
-		self.add('index', kids[1], text, f'({text}) + 1')
-		self.add('index', kids[1], text, f'({text}) - 1')
+		for t in ('({}) + 1', '({}) - 1'):
+			self.add('index', kids[1], text, t.format(text), template=t)
 
 	def statements(self, cur) -> list:
 		"""The children of @cur that stand as statements: those of a block,
@@ -259,10 +259,6 @@ class _Walk:
 			self.walk(child, pointer, in_case)
 
 
-class _NoTok:	# pylint: disable=too-few-public-methods
-	spelling = ''
-
-
 def mutants(path: str, function: str, flags: Iterable[str] = ()) -> List[Mutant]:
 	"""Every mutant of @function in C file @path, in source order."""
 	ci = _ci()
@@ -278,7 +274,3 @@ def mutants(path: str, function: str, flags: Iterable[str] = ()) -> List[Mutant]
 		if child.kind == ci.CursorKind.COMPOUND_STMT:
 			w.walk(child, pointer)
 	return sorted(w.out, key=lambda m: (m.start, m.operator, m.replacement))
-
-
-def iter_ids(ms: Iterable[Mutant]) -> Iterator[str]:
-	return (m.id for m in ms)

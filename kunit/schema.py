@@ -71,11 +71,8 @@ class _Render:
 		return ''.join(out + [self.text[at:hi]])
 
 	def mutated(self, node: _Node, m: Mutant) -> str:
-		inner = self.span(m.start, m.end, node.children)
-		if m.operator == 'neg':
-			repl = f'!({inner})'
-		elif m.operator == 'index':
-			repl = f'({inner}) {m.replacement[-3:]}'
+		if m.template:
+			repl = m.template.format(self.span(m.start, m.end, node.children))
 		else:
 			repl = m.replacement
 		return (self.span(node.start, m.start, node.children) + repl +
