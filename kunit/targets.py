@@ -17,6 +17,7 @@ fails when a changed function is not a target, or a target is not
 defined where the file says.
 """
 
+import functools
 import os
 import re
 import shlex
@@ -120,6 +121,14 @@ def _keep(args: List[str], directory: str) -> List[str]:
 
 def definitions(path: str, flags: Iterable[str]) -> Dict[str, Tuple[int, int]]:
 	"""The function definitions of C file @path: name -> (first, last) line."""
+	return dict(_definitions(path, tuple(flags), os.stat(path).st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=None)
+def _definitions(path: str, flags: Tuple[str, ...], mtime: int) -> Tuple:
+	"""definitions(), parsed once per file version (changed_functions() and
+	missing() both read the changed files)."""
+	del mtime	# part of the cache key only
 	import clang.cindex as ci	# pylint: disable=import-outside-toplevel
 
 	index = ci.Index.create()
@@ -129,7 +138,7 @@ def definitions(path: str, flags: Iterable[str]) -> Dict[str, Tuple[int, int]]:
 		if (cur.kind == ci.CursorKind.FUNCTION_DECL and cur.is_definition() and
 		    cur.location.file and os.path.samefile(cur.location.file.name, path)):
 			out[_name(cur)] = (cur.extent.start.line, cur.extent.end.line)
-	return out
+	return tuple(out.items())
 
 
 def _name(cur) -> str:
