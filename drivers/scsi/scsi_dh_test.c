@@ -63,6 +63,8 @@ static void scsi_dh_lookup_test(struct kunit *test)
 #ifdef CONFIG_MODULES
 #include <trace/events/module.h>
 
+#define SCSI_DH_TEST_PREFIX	"scsi_dh_"
+
 static struct {
 	atomic_t count;
 	char name[MODULE_NAME_LEN];	/* the last one */
@@ -70,7 +72,7 @@ static struct {
 
 static void scsi_dh_test_module_request(void *data, char *name, bool wait, unsigned long ip)
 {
-	if (strncmp(name, "scsi_dh_", 8))
+	if (strncmp(name, SCSI_DH_TEST_PREFIX, strlen(SCSI_DH_TEST_PREFIX)))
 		return;
 	strscpy(scsi_dh_test_requests.name, name, sizeof(scsi_dh_test_requests.name));
 	atomic_inc(&scsi_dh_test_requests.count);
@@ -103,7 +105,8 @@ static void scsi_dh_module_request_test(struct kunit *test)
 	scsi_dh_lookup(c->name);
 	KUNIT_EXPECT_EQ(test, atomic_read(&scsi_dh_test_requests.count), asks ? 1 : 0);
 	if (asks)
-		KUNIT_EXPECT_STREQ(test, scsi_dh_test_requests.name + 8, c->name);
+		KUNIT_EXPECT_STREQ(test, scsi_dh_test_requests.name + strlen(SCSI_DH_TEST_PREFIX),
+				   c->name);
 
 	atomic_set(&scsi_dh_test_requests.count, 0);
 	scsi_dh_lookup(NULL);

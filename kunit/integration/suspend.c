@@ -51,9 +51,10 @@ struct clocks {
 	double mono, boot, real, active;
 };
 
+/* 0 for a clock this kernel does not have (CLOCK_MONOTONIC_ACTIVE, mode off) */
 static double now(clockid_t id)
 {
-	struct timespec ts;
+	struct timespec ts = { 0, 0 };
 
 	clock_gettime(id, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
