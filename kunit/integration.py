@@ -26,10 +26,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import common
+import matrix
 import results
 import runner
 
@@ -54,10 +55,11 @@ class Boot:
 	name: str
 	cases: List[str]
 	kernel_args: List[str]
+	qemu_args: List[str] = field(default_factory=list)
 
 
 def boot_table(path: str = BOOTS) -> Dict[str, Boot]:
-	return {w[0]: Boot(w[0], w[1].split(','), w[2:])
+	return {w[0]: Boot(w[0], w[1].split(','), *matrix.boot_words(w[2:]))
 		for w in common.boot_rows(path, 2, 'name case,case... kernel-arg...')}
 
 
@@ -226,7 +228,7 @@ def qemu_params(k: common.Kernel, a: common.Arch):
 
 
 def qemu_command(k: common.Kernel, a: common.Arch, build: str, cpio: str,
-		 args: List[str]) -> List[str]:
+		 args: List[str], qemu_args: Sequence[str] = ()) -> List[str]:
 	"""The QEMU command of kunit.py for the arch, with the initramfs, and
 	without kunit_shutdown=: KUnit is off here, and its shutdown would
 	come before init ran."""
@@ -237,7 +239,7 @@ def qemu_command(k: common.Kernel, a: common.Arch, build: str, cpio: str,
 	if '-bios' in extra:
 		at = extra.index('-bios')
 		del extra[at:at + 2]
-	for x in a.qemu_args:
+	for x in [*a.qemu_args, *qemu_args]:
 		extra.extend(shlex.split(x))
 	return ['qemu-system-' + q.qemu_arch, '-nodefaults', '-m', '1024',
 		'-kernel', os.path.join(build, q.kernel_path), '-initrd', cpio,
@@ -274,7 +276,7 @@ def run(k: common.Kernel, a: common.Arch, b: Boot, timeout: int) -> int:
 	if not os.path.exists(os.path.join(build, '.config')):
 		raise common.UsageError(f'no kernel built in {build} (run make test ARCH={a.name})')
 	problems: List[results.Problem] = []
-	cmd = qemu_command(k, a, build, cpio, kernel_args(b))
+	cmd = qemu_command(k, a, build, cpio, kernel_args(b), b.qemu_args)
 	print(f'integration: {" ".join(shlex.quote(x) for x in cmd)}', flush=True)
 	started = time.monotonic()
 	proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

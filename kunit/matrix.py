@@ -101,6 +101,15 @@ def boot_rows(path: str, min_words: int, want: str) -> List[List[str]]:
 	return rows
 
 
+def boot_words(words: List[str]) -> Tuple[List[str], List[str]]:
+	"""The kernel arguments and the QEMU options of a boot line's words:
+	a word that starts with '-' is a QEMU option written -option=value
+	(-smp=2 is QEMU's -smp 2), each other word a kernel argument."""
+	kernel = [w for w in words if not w.startswith('-')]
+	qemu = [' '.join(w.split('=', 1)) for w in words if w.startswith('-')]
+	return kernel, qemu
+
+
 def integration_cell(cell: str, boot: str) -> str:
 	"""<cell>-integration for the default boot, -integration-<boot> else."""
 	return f'{cell}-{INTEGRATION}' + ('' if boot == 'default' else f'-{boot}')

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Tuple
 
 import common
@@ -93,13 +93,15 @@ class Boot:
 	name: str
 	filter: str
 	kernel_args: List[str]
+	qemu_args: List[str] = field(default_factory=list)
 
 	def args(self) -> List[str]:
-		return [self.filter, *(f'--kernel_args={x}' for x in self.kernel_args)]
+		return [self.filter, *(f'--kernel_args={x}' for x in self.kernel_args),
+			*(f'--qemu_args={x}' for x in self.qemu_args)]
 
 
 def boot_table(path: str = BOOTS) -> Dict[str, Boot]:
-	return {w[0]: Boot(w[0], w[1], w[2:])
+	return {w[0]: Boot(w[0], w[1], *matrix.boot_words(w[2:]))
 		for w in common.boot_rows(path, 3, 'name filter-glob kernel-arg...')}
 
 
@@ -214,13 +216,14 @@ def kunit_py(tree: str, build: str, args: List[str], what: str, cache: bool = Tr
 				      check=False).returncode
 
 
-def build(k: common.Kernel, a: common.Arch, jobs: int) -> int:
-	"""kunit.py build of a cell's kernel (the normal build dir): nothing to
-	do when make test built it and nothing changed since."""
+def build(k: common.Kernel, a: common.Arch, jobs: int, flavour: str = '') -> int:
+	"""kunit.py build of a cell's kernel (the normal build dir, or the
+	flavour's): nothing to do when make test built it and nothing changed
+	since."""
 	tree = common.tree_dir(k)
 	check_tree(tree)
-	build_dir = common.build_dir(k, a)
-	run_args = kunit_args(k, a, build_dir, None, jobs, 0, [])
+	build_dir = common.build_dir(k, a, flavour)
+	run_args = kunit_args(k, a, build_dir, None, jobs, 0, [], flavour)
 	keep = ('--kunitconfig=', '--arch=', '--build_dir=', '--jobs=', '--make_options=',
 		'--cross_compile=')
 	args = [run_args[0], 'build'] + [x for x in run_args[2:] if x.startswith(keep)]

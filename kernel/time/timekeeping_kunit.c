@@ -16,6 +16,7 @@
 
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #ifdef CONFIG_GENERIC_TIME_VSYSCALL
 #include <vdso/datapage.h>
 #include <vdso/helpers.h>
@@ -225,6 +226,15 @@ static void tk_live_read(struct tk_live *l)
 	struct timekeeper *tk = &tk_core.timekeeper;
 	unsigned int seq;
 
+	/*
+	 * The jiffies and the tick's clock, updated together; before the
+	 * time, so that the next period is at most a period past it.
+	 */
+	do {
+		seq = read_seqcount_begin(&jiffies_seq);
+		l->next_period = tick_next_period;
+		l->jiffies = jiffies_64;
+	} while (read_seqcount_retry(&jiffies_seq, seq));
 	do {
 		seq = read_seqcount_begin(&tk_core.seq);
 		l->mono = ktime_add_ns(tk->tkr_mono.base, timekeeping_get_ns(&tk->tkr_mono));
@@ -233,11 +243,6 @@ static void tk_live_read(struct tk_live *l)
 		l->offs_boot = tk->offs_boot;
 		l->suspended = tk->time_suspended;
 	} while (read_seqcount_retry(&tk_core.seq, seq));
-	do {
-		seq = read_seqcount_begin(&jiffies_seq);
-		l->next_period = tick_next_period;
-	} while (read_seqcount_retry(&jiffies_seq, seq));
-	l->jiffies = get_jiffies_64();
 	getboottime64(&l->boot_time);
 }
 
@@ -287,15 +292,33 @@ static void tk_expect_vdso(struct kunit *test)
 #endif
 }
 
+/*
+ * The tick in one-shot mode, as it runs after boot, where tick-sched
+ * updates the jiffies: x86 switches once its TSC is calibrated, which
+ * can be after the suites start. Before that the tick is periodic.
+ */
+static void tk_live_wait_oneshot(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < 250 && !tick_oneshot_mode_active(); i++)
+		msleep(20);
+	if (!tick_oneshot_mode_active())
+		kunit_info(test, "the tick is periodic");
+}
+
 static void tk_live_test(struct kunit *test, bool mono, void (*resume)(const struct timespec64 *))
 {
 	struct timespec64 slept = TK_LIVE_SLEPT;
 	ktime_t d = timespec64_to_ktime(slept), moved = mono ? d : 0;
 	struct tk_live b, a;
-	ktime_t active;
+	ktime_t active, forwarded;
+	s64 counted;
 
 	if (timekeeping_monotonic_suspend() != mono)
 		kunit_skip(test, "needs a boot with monotonic_suspend=%s", mono ? "on" : "off");
+	if (mono)
+		tk_live_wait_oneshot(test);
 
 	tk_live_read(&b);
 	resume(&slept);
@@ -324,20 +347,35 @@ static void tk_live_test(struct kunit *test, bool mono, void (*resume)(const str
 	tk_expect_elapsed(test, ktime_sub(a.mono, a.suspended), active, 0);
 
 	/*
-	 * The jiffies did not count the time slept, and the tick is on time.
-	 * Both: a tick that was not forwarded shows at once in the jiffies
-	 * when the tick is one-shot (tick-sched catches up), but only later
-	 * when it is periodic on a periodic clock event device (x86's early
-	 * boot), where each tick adds one period to tick_next_period and the
-	 * jump comes at the switch to one-shot mode.
+	 * The jiffies count the time awake, in ticks, on every CPU's tick,
+	 * exactly: the tick's clock, tick_next_period, moved by a period for
+	 * each jiffy and, in the mode, by the time slept rounded up to a
+	 * period, once however many CPUs forwarded it. Neither fast
+	 * forwarded by the time slept nor short, a tick that has not run yet
+	 * or an idle CPU's stopped tick included, since it is read with the
+	 * jiffies. And the tick is on time. Both: a tick that was not
+	 * forwarded shows at once in the jiffies when the tick is one-shot
+	 * (tick-sched catches up), but only later when it is periodic on a
+	 * periodic clock event device (x86's early boot), where each tick
+	 * adds one period to tick_next_period and the jump comes at the
+	 * switch to one-shot mode.
 	 */
-	KUNIT_EXPECT_LT(test, a.jiffies - b.jiffies, (u64)div_s64(TK_LIVE_SLACK, TICK_NSEC));
+	counted = a.jiffies - b.jiffies;
+	forwarded = mono ? roundup(d, TICK_NSEC) : 0;
+	KUNIT_EXPECT_EQ_MSG(test, ktime_sub(a.next_period, b.next_period),
+			    counted * TICK_NSEC + forwarded,
+			    "%d CPUs: %lld jiffies in %lld ns awake, %lld ns slept",
+			    num_online_cpus(), counted,
+			    ktime_sub(ktime_sub(a.mono, b.mono), moved), d);
+	KUNIT_EXPECT_LT(test, counted, div_s64(TK_LIVE_SLACK, TICK_NSEC));
 	/*
-	 * The next period is within a tick of now: at most one ahead, and
-	 * behind only by the ticks not yet taken (a tick that has not run yet,
-	 * or an idle CPU's stopped tick).
+	 * The next period is at most two ahead of now (the jiffies update
+	 * sets it a period past a time that has come, the forwarding up to
+	 * a period past the time slept), and behind only by the ticks not
+	 * yet taken (a tick that has not run yet, or an idle CPU's stopped
+	 * tick).
 	 */
-	KUNIT_EXPECT_LE(test, ktime_sub(a.next_period, a.mono), TICK_NSEC + TK_LIVE_SLACK);
+	KUNIT_EXPECT_LE(test, ktime_sub(a.next_period, a.mono), 2 * TICK_NSEC);
 	KUNIT_EXPECT_GT(test, ktime_sub(a.next_period, a.mono), -TK_LIVE_SLACK);
 
 	tk_expect_vdso(test);
@@ -352,28 +390,59 @@ static void tk_live_rtc_resume(const struct timespec64 *slept)
 }
 
 /*
- * The syscore path on the one CPU online: the tick stops (tick_suspend()),
- * timekeeping_resume() injects the time slept, the tick restarts
- * (tick_resume()). The clocksource and the clock event devices stay up.
+ * The syscore path, on every CPU online, as a suspend to idle takes it
+ * (tick_freeze(), tick_unfreeze()) and S3 on the boot CPU with the others
+ * offline: every CPU's tick stops (tick_suspend_local()), the first CPU
+ * injects the time slept as timekeeping_resume() does and restarts its
+ * tick (tick_resume_local()), then the others restart theirs. The
+ * clocksource and the clock event devices stay up. stop_machine() runs
+ * it on every CPU online, interrupts off.
  */
+struct tk_live_freeze {
+	const struct timespec64 *slept;
+	unsigned int first;
+	atomic_t stopped, resumed;
+};
+
+static void tk_live_wait(atomic_t *v, int n)
+{
+	while (atomic_read(v) < n)
+		cpu_relax();
+}
+
+static int tk_live_freeze_cpu(void *data)
+{
+	struct tk_live_freeze *f = data;
+	struct timekeeper *tk = &tk_core.timekeeper;
+
+	tick_suspend_local();
+	atomic_inc(&f->stopped);
+	tk_live_wait(&f->stopped, num_online_cpus());
+
+	if (smp_processor_id() == f->first) {
+		raw_spin_lock(&timekeeper_lock);
+		write_seqcount_begin(&tk_core.seq);
+		timekeeping_forward_now(tk);
+		__timekeeping_inject_sleeptime(tk, f->slept);
+		timekeeping_update(tk, TK_MIRROR | TK_CLOCK_WAS_SET);
+		write_seqcount_end(&tk_core.seq);
+		raw_spin_unlock(&timekeeper_lock);
+	} else {
+		tk_live_wait(&f->resumed, 1);
+	}
+	tick_resume_local();
+	atomic_inc(&f->resumed);
+	return 0;
+}
+
 static void tk_live_tick_resume(const struct timespec64 *slept)
 {
-	struct timekeeper *tk = &tk_core.timekeeper;
-	unsigned long flags;
+	struct tk_live_freeze f = {
+		.slept = slept,
+		.first = cpumask_first(cpu_online_mask),
+	};
 
-	local_irq_save(flags);
-	tick_suspend_local();
-
-	raw_spin_lock(&timekeeper_lock);
-	write_seqcount_begin(&tk_core.seq);
-	timekeeping_forward_now(tk);
-	__timekeeping_inject_sleeptime(tk, slept);
-	timekeeping_update(tk, TK_MIRROR | TK_CLOCK_WAS_SET);
-	write_seqcount_end(&tk_core.seq);
-	raw_spin_unlock(&timekeeper_lock);
-
-	tick_resume_local();
-	local_irq_restore(flags);
+	stop_machine(tk_live_freeze_cpu, &f, cpu_online_mask);
 }
 
 static void tk_live_needs_rtc(struct kunit *test)
@@ -402,6 +471,162 @@ static void tk_live_tick_off(struct kunit *test)
 static void tk_live_tick_on(struct kunit *test)
 {
 	tk_live_test(test, true, tk_live_tick_resume);
+}
+
+/*
+ * Another CPU's tick on the RTC's path. rtc_resume() injects the time
+ * slept with the ticks of the other CPUs running: a tick that updates the
+ * jiffies after CLOCK_MONOTONIC has jumped and before the tick is
+ * forwarded counts the time slept. A thread on another CPU stands for
+ * that tick. While this CPU injects, inside the timekeeper's update (the
+ * pvclock notifier, which timekeeping_update() calls), it tells the
+ * thread to take jiffies_lock, as tick_do_update_jiffies64() does, and
+ * waits until the thread has it or found it taken. Holding it, the thread
+ * reads CLOCK_MONOTONIC and tick_next_period: what the tick would count
+ * is how far the clock is past the tick's next period. The window is
+ * closed when that is at most a period, and the thread could only have
+ * the lock after the forwarding.
+ */
+#define TK_LIVE_ROUNDS	3
+
+enum { TK_CPU_IDLE, TK_CPU_READY, TK_CPU_GO, TK_CPU_HELD, TK_CPU_BUSY, TK_CPU_DONE };
+
+struct tk_live_cpu {
+	struct notifier_block nb;
+	unsigned int cpu;	/* the injecting CPU */
+	atomic_t state;
+	bool armed;
+	ktime_t ahead;		/* CLOCK_MONOTONIC past tick_next_period */
+	bool held;		/* the thread had jiffies_lock in the window */
+	ktime_t suspended;	/* the timekeeper's time_suspended before */
+	bool late;		/* the thread did not answer the notifier in time */
+};
+
+/* At most about @us microseconds for @v to reach @n or more */
+static bool tk_live_wait_us(atomic_t *v, int n, unsigned int us)
+{
+	while (atomic_read(v) < n && us--)
+		udelay(1);
+	return atomic_read(v) >= n;
+}
+
+static int tk_live_cpu_thread(void *data)
+{
+	struct tk_live_cpu *t = data;
+	unsigned long flags;
+
+	atomic_set(&t->state, TK_CPU_READY);
+	if (tk_live_wait_us(&t->state, TK_CPU_GO, 10 * USEC_PER_SEC)) {
+		local_irq_save(flags);
+		t->held = raw_spin_trylock(&jiffies_lock);
+		atomic_set(&t->state, t->held ? TK_CPU_HELD : TK_CPU_BUSY);
+		if (!t->held)
+			raw_spin_lock(&jiffies_lock);
+		t->ahead = ktime_sub(ktime_get(), tick_next_period);
+		raw_spin_unlock(&jiffies_lock);
+		local_irq_restore(flags);
+	}
+	atomic_set(&t->state, TK_CPU_DONE);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int tk_live_cpu_notify(struct notifier_block *nb, unsigned long action, void *priv)
+{
+	struct tk_live_cpu *t = container_of(nb, struct tk_live_cpu, nb);
+	struct timekeeper *tk = priv;
+
+	/* The update of the injection: the time slept is in */
+	if (!READ_ONCE(t->armed) || smp_processor_id() != t->cpu ||
+	    tk->time_suspended == t->suspended)
+		return NOTIFY_DONE;
+	WRITE_ONCE(t->armed, false);
+	atomic_set(&t->state, TK_CPU_GO);
+	t->late = !tk_live_wait_us(&t->state, TK_CPU_HELD, USEC_PER_SEC);
+	return NOTIFY_DONE;
+}
+
+static void tk_live_cpu_unregister(void *nb)
+{
+	pvclock_gtod_unregister_notifier(nb);
+}
+
+/*
+ * One injection with the thread on @other standing for its tick. False
+ * when the thread answered too late to tell: a thread preempted between
+ * the notifier's call and its try (the stop_machine() of a clocksource
+ * change, when the TSC is recalibrated) takes the lock after the
+ * injection, whichever order the injection keeps.
+ */
+static bool tk_live_rtc_round(struct kunit *test, struct tk_live_cpu *t, unsigned int other)
+{
+	struct timespec64 slept = TK_LIVE_SLEPT;
+	struct task_struct *thread;
+	ktime_t lag;
+
+	atomic_set(&t->state, TK_CPU_IDLE);
+	t->late = false;
+	thread = kthread_create_on_cpu(tk_live_cpu_thread, t, other, "tk_live_cpu/%u");
+	if (IS_ERR(thread)) {
+		KUNIT_FAIL(test, "no thread on CPU %u: %ld", other, PTR_ERR(thread));
+		return true;
+	}
+	wake_up_process(thread);
+	tk_live_wait_us(&t->state, TK_CPU_READY, 10 * USEC_PER_SEC);
+	t->suspended = timekeeping_time_suspended();
+	/* Ticks that have not run yet: time awake the tick still counts */
+	lag = max_t(ktime_t, ktime_sub(ktime_get(), READ_ONCE(tick_next_period)), 0);
+	WRITE_ONCE(t->armed, true);
+	timekeeping_inject_sleeptime64(&slept);
+	tk_live_wait_us(&t->state, TK_CPU_DONE, 10 * USEC_PER_SEC);
+	kthread_stop(thread);
+
+	if (atomic_read(&t->state) != TK_CPU_DONE || READ_ONCE(t->armed)) {
+		KUNIT_FAIL(test, "the thread on CPU %u did not run, or the notifier was not called",
+			   other);
+		return true;
+	}
+	if (t->late)
+		return false;
+	KUNIT_EXPECT_LE_MSG(test, t->ahead, lag + TICK_NSEC + TK_LIVE_SLACK,
+			    "CPU %u's tick, %s jiffies_lock while CPU %u injected %lld s slept, saw CLOCK_MONOTONIC %lld ns past tick_next_period: it would count the time slept",
+			    other, t->held ? "taking" : "waiting for", t->cpu,
+			    (s64)slept.tv_sec, t->ahead);
+	KUNIT_EXPECT_FALSE_MSG(test, t->held,
+			       "jiffies_lock was free while CLOCK_MONOTONIC jumped");
+	return true;
+}
+
+static void tk_live_rtc_smp_on(struct kunit *test)
+{
+	struct tk_live_cpu *t;
+	unsigned int other;
+	int round;
+
+	tk_live_needs_rtc(test);
+	if (!timekeeping_monotonic_suspend())
+		kunit_skip(test, "needs a boot with monotonic_suspend=on");
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs (the mono-suspend boot has -smp 2)");
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->nb.notifier_call = tk_live_cpu_notify;
+	KUNIT_ASSERT_EQ(test, pvclock_gtod_register_notifier(&t->nb), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tk_live_cpu_unregister, &t->nb), 0);
+
+	migrate_disable();
+	t->cpu = smp_processor_id();
+	other = cpumask_any_but(cpu_online_mask, t->cpu);
+	for (round = 0; round < TK_LIVE_ROUNDS; round++)
+		if (tk_live_rtc_round(test, t, other))
+			break;
+	migrate_enable();
+	if (round == TK_LIVE_ROUNDS)
+		KUNIT_FAIL(test, "the thread on CPU %u answered late %d times", other, round);
+	else if (round)
+		kunit_info(test, "the thread answered late %d times", round);
 }
 
 #define TK_PARAM "monotonic_suspend="
@@ -448,6 +673,7 @@ static struct kunit_case timekeeping_live_cases[] = {
 	KUNIT_CASE_SLOW(tk_live_rtc_on),
 	KUNIT_CASE_SLOW(tk_live_tick_off),
 	KUNIT_CASE_SLOW(tk_live_tick_on),
+	KUNIT_CASE_SLOW(tk_live_rtc_smp_on),
 	{}
 };
 

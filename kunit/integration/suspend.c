@@ -25,6 +25,11 @@
  * after the resume, it is REALTIME - BOOTTIME, and a task forked after
  * the resume starts, by btime + its start time in /proc/<pid>/stat (what
  * ps shows), when the wall clock says it did.
+ *
+ * In both modes the jiffies (times(), in USER_HZ ticks) count the time
+ * awake only: MONOTONIC's with the mode off, ACTIVE's with it on. With
+ * more than one CPU (the mono-suspend boot has two), the others go
+ * offline for S3 and come back through CPU hotplug, their ticks forwarded.
  */
 
 #define _GNU_SOURCE		/* clock_adjtime() */
@@ -32,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/timerfd.h>
+#include <sys/times.h>
 #include <sys/timex.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -49,6 +55,8 @@
 
 struct clocks {
 	double mono, boot, real, active;
+	clock_t ticks;		/* the jiffies, in USER_HZ ticks */
+	long cpus;		/* online */
 };
 
 /* 0 for a clock this kernel does not have (CLOCK_MONOTONIC_ACTIVE, mode off) */
@@ -62,10 +70,14 @@ static double now(clockid_t id)
 
 static void read_clocks(struct clocks *c)
 {
+	struct tms t;
+
+	c->ticks = times(&t);
 	c->mono = now(CLOCK_MONOTONIC);
 	c->boot = now(CLOCK_BOOTTIME);
 	c->real = now(CLOCK_REALTIME);
 	c->active = now(CLOCK_MONOTONIC_ACTIVE);
+	c->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 /* Each operation on CLOCK_MONOTONIC_ACTIVE: 0 or the errno it gives. */
@@ -227,7 +239,7 @@ int main(void)
 	const char *mode = getenv("integration_suspend");
 	bool on = mode && !strcmp(mode, "on");
 	struct itimerspec its = { .it_value = { (time_t)TIMER_S, 0 } };
-	double armed, fired, slept, real_gain, span;
+	double armed, fired, slept, real_gain, span, awake, hz = sysconf(_SC_CLK_TCK);
 	struct clocks a, b;
 	unsigned long long ticks;
 	long long btime_a, btime_b;
@@ -236,8 +248,9 @@ int main(void)
 
 	char sleep_states[128];
 
-	ktap_begin("integration_suspend", 9 + ARRAY_SIZE(active_ops));
-	ktap_diag("monotonic_suspend expected %s", on ? "on" : "off");
+	ktap_begin("integration_suspend", 11 + ARRAY_SIZE(active_ops));
+	ktap_diag("monotonic_suspend expected %s; %ld CPUs online", on ? "on" : "off",
+		  sysconf(_SC_NPROCESSORS_ONLN));
 	check_active_ops(on);
 	if (access(RTC "/wakealarm", W_OK)) {
 		ktap_skip_rest("no RTC with a wake alarm");
@@ -298,6 +311,17 @@ int main(void)
 			b.active - a.active, (b.mono - b.active) - (a.mono - a.active));
 	else
 		ktap_ok(active_gettime() == EINVAL, "MONOTONIC_ACTIVE refused after the resume");
+
+	ktap_ok(b.cpus == a.cpus, "every CPU is back online after the resume (%ld of %ld)",
+		b.cpus, a.cpus);
+	/*
+	 * A USER_HZ tick either way: the jiffies of each read lag its clock by
+	 * less than a tick, and times() rounds them down to USER_HZ.
+	 */
+	awake = on ? b.active - a.active : b.mono - a.mono;
+	ktap_ok((b.ticks - a.ticks) - awake * hz < 2 && (b.ticks - a.ticks) - awake * hz > -2,
+		"the jiffies count the time awake: %ld ticks for %.3f s (%.0f ticks), not the %.3f s slept",
+		(long)(b.ticks - a.ticks), awake, awake * hz, span - awake);
 
 	/* btime is whole seconds, REALTIME - BOOTTIME is not */
 	ktap_ok(btime_a > 0 && btime_b == btime_a,

@@ -41,6 +41,17 @@ class Boots(unittest.TestCase):
 		# the KUnit boot of the same name passes the same mode argument
 		self.assertIn('monotonic_suspend=on', runner.boot('mono-suspend').kernel_args)
 
+	def test_mono_suspend_boot_has_two_cpus_and_the_default_one(self):
+		self.assertEqual(integration.boot('mono-suspend').qemu_args, ['-smp 2'])
+		self.assertEqual(integration.boot('default').qemu_args, [])
+
+	def test_qemu_options_reach_the_command_after_the_arch_ones(self):
+		k, a = common.kernel('6.12'), common.arch('x86_64')
+		b = integration.Boot('b', ['suspend'], ['x=1'], ['-smp 2'])
+		cmd = integration.qemu_command(k, a, '/b', '/i.cpio', integration.kernel_args(b),
+					       b.qemu_args)
+		self.assertEqual(cmd[-4:], ['-cpu', 'max', '-smp', '2'])
+
 	def test_default_boot_expects_the_mode_off(self):
 		self.assertIn('integration_suspend=off', integration.boot('default').kernel_args)
 

@@ -197,6 +197,16 @@ class Boots(unittest.TestCase):
 		self.assertEqual(runner.run_name(k, a, 'mutants', b), '6.12-arm64-mutants-mono')
 		self.assertEqual(runner.run_name(k, a), '6.12-arm64')
 
+	def test_boot_passes_its_qemu_options(self):
+		path = self.table('smp\tt_live.*_on\ta=on -smp=2 -cpu=max,x=on\n')
+		b = runner.boot('smp', path)
+		self.assertEqual(b.kernel_args, ['a=on'])
+		self.assertEqual(b.args(), ['t_live.*_on', '--kernel_args=a=on',
+					    '--qemu_args=-smp 2', '--qemu_args=-cpu max,x=on'])
+
+	def test_mono_suspend_boot_has_two_cpus(self):
+		self.assertIn('-smp 2', runner.boot('mono-suspend').qemu_args)
+
 	def test_unknown_boot_lists_the_valid_ones(self):
 		path = self.table('one f a=1\ntwo g b=2\n')
 		with self.assertRaisesRegex(common.UsageError, r"unknown boot 'three'; valid: one two"):
