@@ -307,6 +307,37 @@ static void tk_live_wait_oneshot(struct kunit *test)
 		kunit_info(test, "the tick is periodic");
 }
 
+/*
+ * Every CPU's tick device runs again after the resume, in its tick's mode:
+ * one-shot (or stopped, on an idle CPU with nothing to wait for) for a
+ * one-shot tick, with a one-shot handler; periodic, or one-shot driven by
+ * the periodic handler on a device that has no periodic mode, for a
+ * periodic one; none left shut down.
+ */
+static void tk_expect_ticks_resumed(struct kunit *test)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct tick_device *td = tick_get_device(cpu);
+		struct clock_event_device *dev = td->evtdev;
+		bool ok;
+
+		if (!dev)
+			continue;
+		if (td->mode == TICKDEV_MODE_ONESHOT)
+			ok = (clockevent_state_oneshot(dev) ||
+			      clockevent_state_oneshot_stopped(dev)) &&
+			     dev->event_handler != tick_handle_periodic;
+		else
+			ok = clockevent_state_periodic(dev) ||
+			     dev->event_handler == tick_handle_periodic;
+		KUNIT_EXPECT_TRUE_MSG(test, ok, "CPU %d's tick device %s: state %d in %s mode", cpu,
+				      dev->name, dev->state_use_accessors,
+				      td->mode == TICKDEV_MODE_ONESHOT ? "one-shot" : "periodic");
+	}
+}
+
 static void tk_live_test(struct kunit *test, bool mono, void (*resume)(const struct timespec64 *))
 {
 	struct timespec64 slept = TK_LIVE_SLEPT;
@@ -378,6 +409,7 @@ static void tk_live_test(struct kunit *test, bool mono, void (*resume)(const str
 	KUNIT_EXPECT_LE(test, ktime_sub(a.next_period, a.mono), 2 * TICK_NSEC);
 	KUNIT_EXPECT_GT(test, ktime_sub(a.next_period, a.mono), -TK_LIVE_SLACK);
 
+	tk_expect_ticks_resumed(test);
 	tk_expect_vdso(test);
 }
 
