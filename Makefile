@@ -19,6 +19,7 @@ TIMEOUT ?= 600
 FILTER  ?=
 FORCE   ?=
 MUTANTS ?=
+TARGET  ?=
 BOOT    ?=
 DEBUG   ?=
 
@@ -35,7 +36,7 @@ INT_BOOTS := $(shell /usr/bin/python3 kunit/run --list-integration-boots)
 int_cell   = $(1)-integration$(if $(filter default,$(2)),,-$(2))
 
 .PHONY: all help setup sync tree test check check-full check-debug check-tools checkpatch picture \
-	mutants series bench clean apparmor-blobs integration canary list-cells
+	mutants mutation series bench clean apparmor-blobs integration canary list-cells
 
 all: test
 
@@ -64,6 +65,9 @@ help:
 	@echo '  make mutants      apply each kept revert of a seed fix of $$KERNEL'
 	@echo '                    (kunit/mutants/ and kunit/mutants/<kernel>/), expect its suites to fail'
 	@echo '                    (MUTANTS="a b" picks some)'
+	@echo '  make mutation     generated mutants of every target function (kunit/mutation/targets)'
+	@echo '                    in one schema kernel, one boot each; a table per function and'
+	@echo '                    every survivor (TARGET=FILE|FUNCTION picks some)'
 	@echo '  make series       the overlay as a git format-patch series (prints its directory);'
 	@echo '                    make check also git-ams it onto the pristine tree'
 	@echo '  make apparmor-blobs  compile kunit/apparmor/profiles/ with apparmor_parser into'
@@ -131,6 +135,11 @@ list-cells:
 mutants: setup
 	@$(SYNC) -q
 	@kunit/mutate --kernel $(KERNEL) --arch $(ARCH) --jobs $(JOBS) $(MUTANTS)
+
+mutation: setup
+	@$(SYNC) -q
+	@kunit/mutation-run --kernel $(KERNEL) --arch $(ARCH) --jobs $(JOBS) \
+		$(if $(TARGET),--target $(TARGET))
 
 series: setup
 	@$(SYNC) -q

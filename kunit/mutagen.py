@@ -86,6 +86,7 @@ class _Walk:
 		self.text = text
 		self.first = fn.extent.start.line
 		self.out: List[Mutant] = []
+		self.seen: set = set()
 
 	def src(self, cur) -> Optional[str]:
 		"""The source text of @cur, None if it is not plainly in the file."""
@@ -104,6 +105,9 @@ class _Walk:
 			col = cur_or_range.extent.start.column
 		else:
 			col = start - self.text.rfind(b'\n', 0, start)
+		if (start, end, replacement) in self.seen:
+			return	# a macro's expansion, seen again through its invocation
+		self.seen.add((start, end, replacement))
 		where = f'{line - self.first}:{col}'
 		h = hashlib.sha1(f'{op}\0{original}\0{replacement}\0{where}'.encode()).hexdigest()[:10]
 		self.out.append(Mutant(f'{self.path}:{self.function}:{op}:{h}', self.path,
@@ -147,6 +151,10 @@ class _Walk:
 		"""An if, while, do or for statement's condition."""
 		ci = _ci()
 		kids = list(cur.get_children())
+		keyword = {ci.CursorKind.DO_STMT: 'do', ci.CursorKind.FOR_STMT: 'for',
+			   ci.CursorKind.IF_STMT: 'if', ci.CursorKind.WHILE_STMT: 'while'}[cur.kind]
+		if not re.match(keyword + r'\b', self.src(cur) or ''):
+			return	# a statement a macro expands to
 		if cur.kind == ci.CursorKind.DO_STMT:
 			cond = kids[1] if len(kids) > 1 else None
 		elif cur.kind == ci.CursorKind.FOR_STMT:
@@ -240,10 +248,16 @@ class _Walk:
 			return
 		if k == ci.CursorKind.UNEXPOSED_EXPR and cur.spelling == 'sizeof':
 			return
+		if k == ci.CursorKind.COMPOUND_STMT and not (self.src(cur) or '').startswith('{'):
+			return	# the statements of a macro's expansion: ({ ... })
 		for child in self.statements(cur):
 			if child.kind in (ci.CursorKind.CALL_EXPR, ci.CursorKind.BINARY_OPERATOR,
 					  ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR):
 				self.statement(child)
+			elif (child.kind == ci.CursorKind.DO_STMT and
+			      not re.match(r'do\b', self.src(child) or 'do')):
+				# a statement macro: do { ... } while (0)
+				self.add('del', child, self.src(child), '(void)0')
 		if k == ci.CursorKind.BINARY_OPERATOR:
 			self.binary(cur)
 		elif k in (ci.CursorKind.IF_STMT, ci.CursorKind.WHILE_STMT,

@@ -6,7 +6,9 @@ expression, a condition, a literal, a returned value, an index, a call
 or assignment statement) becomes a choice between the mutant and the
 original, taken by CHOOSE(n), where n is the mutant's number in the
 schema: with no number chosen every choice takes the original, and the
-file behaves as before. Choices nest: a mutant inside another's
+file behaves as before. A statement's removal is a statement of its own,
+"if (!CHOOSE(n)) statement; else (void)0", so that a statement macro
+can be removed too. Choices nest: a mutant inside another's
 expression is a choice inside the other's original. A mutant whose
 range crosses another's without nesting is left out, with the reason.
 """
@@ -79,13 +81,19 @@ class _Render:
 			self.span(m.end, node.end, node.children))
 
 	def node(self, node: _Node) -> str:
-		void = any(m.operator == 'del' for m in node.mutants)
-		cast = '(void)' if void else ''
-		expr = f'{cast}({self.span(node.start, node.end, node.children)})'
-		for m in reversed(node.mutants):
-			alt = '(void)0' if m.operator == 'del' else f'{cast}({self.mutated(node, m)})'
-			expr = f'({self.choose}({self.numbers[m.id]}) ? {alt} : {expr})'
-		return expr
+		dels = [m for m in node.mutants if m.operator == 'del']
+		others = [m for m in node.mutants if m.operator != 'del']
+		expr = f'({self.span(node.start, node.end, node.children)})'
+		for m in reversed(others):
+			expr = f'({self.choose}({self.numbers[m.id]}) ? ({self.mutated(node, m)}) : {expr})'
+		if not dels:
+			return expr
+		# A statement: it runs unless the boot chose its removal. A
+		# statement macro (do ... while (0)) is no expression, and the
+		# else keeps a dangling else of the code bound as it was.
+		cond = ' || '.join(f'{self.choose}({self.numbers[m.id]})' for m in dels)
+		body = expr if others else self.span(node.start, node.end, node.children)
+		return f'if (!({cond})) {body}; else (void)0'
 
 
 def rewrite(text: bytes, ms: List[Mutant], first: int = 1, choose: str = CHOOSE) -> Schema:

@@ -1,0 +1,404 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make mutation: the generated mutants of the targets, in one schema kernel.
+
+  plan()      every mutant of the chosen targets (mutagen), numbered from
+              1, each file rewritten as one schema (schema.rewrite); the
+              first file holds the boot parameter kunit_mutant=; the
+              whole is a -p1 patch over the series
+  compile     each schema file is built alone in the mutation build dir
+              (kbuild's single-object target); a mutant whose choice
+              does not compile (a constant expression, a static
+              initializer, a type the choice cannot have) is left out
+              with gcc's message, and the file is rewritten without it
+  run         the schema kernel boots once with no mutant, where it must
+              give every case the normal cell gave; then once per mutant,
+              kunit_mutant=<n>, with its target's suites: the mutant is
+              killed when a case fails, the kernel crashes or it hangs
+  report      a table per function, every survivor with its place and
+              diff, the closing line; results/mutation-<cell>.json keeps
+              the kill matrix
+
+The schema goes through the sync as an extra patch after the series, like
+a kept revert, so that an interrupted run is undone by the next sync.
+"""
+
+import dataclasses
+import difflib
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Tuple
+
+import common
+import mutagen
+import mutants
+import registered
+import results
+import runner
+import schema
+import targets
+
+FLAVOUR = 'mutation'
+# The choice, at the top of each schema file (its uses expand where the
+# file's own includes have brought READ_ONCE() and unlikely()), and the
+# boot parameter, at the end of the first: with no kunit_mutant= (0)
+# every place takes the original.
+HEADER = (b'extern unsigned int kunit_mutant;\n'
+	  b'#define ' + schema.CHOOSE.encode() + b'(n) unlikely(READ_ONCE(kunit_mutant) == (n))\n')
+DEFINE = (b'\n#include <linux/moduleparam.h>\n'
+	  b'unsigned int kunit_mutant;\n'
+	  b'core_param(kunit_mutant, kunit_mutant, uint, 0444);\n')
+EQUIVALENT = os.path.join(common.REPO, 'kunit', 'mutation', 'equivalent')
+
+
+@dataclass
+class Entry:
+	"""A mutant compiled into the schema kernel, and its number there."""
+	number: int
+	mutant: mutagen.Mutant
+	target: targets.Target
+
+
+@dataclass
+class Plan:
+	"""The schema kernel of one cell: its mutants, those left out with
+	why, and the rewritten files."""
+	entries: List[Entry] = field(default_factory=list)
+	left_out: Dict[str, Tuple[mutagen.Mutant, targets.Target, str]] = field(default_factory=dict)
+	files: Dict[str, bytes] = field(default_factory=dict)	# path: rewritten text
+	originals: Dict[str, bytes] = field(default_factory=dict)
+
+	def patch(self) -> str:
+		"""The schema as a -p1 patch over the synced tree."""
+		out = []
+		for path in sorted(self.files):
+			a = self.originals[path].decode('latin-1').splitlines(True)
+			b = self.files[path].decode('latin-1').splitlines(True)
+			out += difflib.unified_diff(a, b, f'a/{path}', f'b/{path}', n=1)
+		return ''.join(out)
+
+
+def chosen(ts: Iterable[targets.Target], kernel: str, want: Optional[str]) -> List[targets.Target]:
+	"""The targets of @kernel; with @want, those of that file or function."""
+	out = [t for t in ts if t.on(kernel)]
+	if want:
+		out = [t for t in out if want in (t.path, t.function)]
+		if not out:
+			raise common.UsageError(f"TARGET '{want}' is no target file or function of "
+						f'{kernel} (kunit/mutation/targets)')
+	return out
+
+
+def generate(tree: str, build: str, ts: List[targets.Target]) -> List[Tuple[mutagen.Mutant, targets.Target]]:
+	"""Every mutant of each target, read from the synced tree with the
+	flags kbuild compiled its file with in @build."""
+	out = []
+	for t in ts:
+		path = os.path.join(tree, t.path)
+		flags = targets.compile_flags(build, t.path)
+		for m in mutagen.mutants(path, t.function, flags):
+			# ids name the file as the tree does, wherever the tree is
+			out.append((dataclasses.replace(m, id=t.path + m.id[len(path):]), t))
+	return out
+
+
+def rewrite(tree: str, found: List[Tuple[mutagen.Mutant, targets.Target]],
+	    dropped: Dict[str, str]) -> Plan:
+	"""The schema files of @found less the mutants in @dropped (id: why)."""
+	plan = Plan()
+	by_file: Dict[str, List[Tuple[mutagen.Mutant, targets.Target]]] = {}
+	for m, t in found:
+		if m.id in dropped:
+			plan.left_out[m.id] = (m, t, dropped[m.id])
+		else:
+			by_file.setdefault(t.path, []).append((m, t))
+	first = 1
+	for i, path in enumerate(sorted(by_file)):
+		with open(os.path.join(tree, path), 'rb') as f:
+			text = f.read()
+		pairs = by_file[path]
+		s = schema.rewrite(text, [m for m, _ in pairs], first)
+		for m, t in pairs:
+			if m.id in s.left_out:
+				plan.left_out[m.id] = (m, t, s.left_out[m.id])
+			else:
+				plan.entries.append(Entry(s.numbers[m.id], m, t))
+		first += len(s.numbers)
+		plan.originals[path] = text
+		plan.files[path] = HEADER + s.text + (DEFINE if i == 0 else b'')
+	plan.entries.sort(key=lambda e: e.number)
+	return plan
+
+
+_CHOICE = re.compile(rb'\(' + schema.CHOOSE.encode() + rb'\((\d+)\) \? ')
+
+
+def _close(text: bytes, i: int) -> int:
+	"""The offset after the parenthesis that closes the one at @i."""
+	depth = 0
+	for j in range(i, len(text)):
+		c = text[j:j + 1]
+		if c == b'(':
+			depth += 1
+		elif c == b')':
+			depth -= 1
+			if depth == 0:
+				return j + 1
+	return len(text)
+
+
+def choices(text: bytes) -> Dict[int, Tuple[int, int]]:
+	"""Number: the byte offsets [start, end) of its mutant's side of the
+	choice in a schema file's text."""
+	out: Dict[int, Tuple[int, int]] = {}
+	for m in _CHOICE.finditer(text):
+		i = m.end()
+		if text.startswith(b'(void)0', i):
+			j = i + len(b'(void)0')
+		else:
+			j = _close(text, i + len(b'(void)') if text.startswith(b'(void)(', i) else i)
+		out[int(m.group(1))] = (i, j)
+	return out
+
+
+def choice_lines(text: bytes) -> Dict[int, Tuple[int, int]]:
+	"""Number: the first and last line of its mutant's side of the choice."""
+	return {n: (text.count(b'\n', 0, a) + 1, text.count(b'\n', 0, b) + 1)
+		for n, (a, b) in choices(text).items()}
+
+
+# gcc's columns in bytes, so that a place is an offset in the file
+COLUMNS = '-fdiagnostics-column-unit=byte'
+_DIAG = re.compile(r'^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+): '
+		   r'(?:error|note: in expansion of macro)')
+
+
+def failing_numbers(path: str, text: bytes, stderr: str) -> Tuple[Dict[int, str], List[str]]:
+	"""The mutants of schema file @path (its @text) whose choices gcc's
+	@stderr blames (the innermost choice around each error's place, else
+	the first of its line), each with its first error; and the errors no
+	choice holds."""
+	spans = choices(text)
+	starts = [0] + [i + 1 for i, c in enumerate(text) if c == 0x0a]
+	blamed: Dict[int, str] = {}
+	stray: List[str] = []
+	first_error = ''
+	for line in stderr.splitlines():
+		m = _DIAG.match(line)
+		if not m:
+			continue
+		if ': error:' in line:
+			first_error = line.split(': error:', 1)[1].strip()
+		if not m.group('path').endswith(path):
+			continue
+		n = int(m.group('line'))
+		at = (starts[n - 1] if n <= len(starts) else len(text)) + int(m.group('col')) - 1
+		inside = [(b - a, k) for k, (a, b) in spans.items() if a <= at < b]
+		if not inside:
+			# A place outside every choice (a declaration whose size or
+			# initializer is no longer constant): the first choice of its
+			# line; another round finds the next.
+			lo = starts[n - 1] if n <= len(starts) else len(text)
+			hi = starts[n] if n < len(starts) else len(text)
+			inside = [(a, k) for k, (a, b) in spans.items() if a < hi and b > lo]
+		if inside:
+			blamed.setdefault(min(inside)[1], first_error or line)
+		elif ': error:' in line:
+			stray.append(line)
+	return blamed, stray
+
+
+def compile_one(k: common.Kernel, a: common.Arch, tree: str, build: str, path: str,
+		jobs: int) -> Tuple[int, str]:
+	"""kbuild's single-object target for @path in @build: rc, stderr."""
+	obj = os.path.splitext(path)[0] + '.o'
+	cmd = ['make', f'ARCH={a.name}', f'O={build}', f'-j{jobs}', f'CC=ccache {a.cross_compile}gcc',
+	       'HOSTCC=ccache gcc', f'KCFLAGS={COLUMNS}', obj]
+	if a.cross_compile:
+		cmd.append(f'CROSS_COMPILE={a.cross_compile}')
+	p = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, errors='replace',
+			   check=False)
+	return p.returncode, p.stderr
+
+
+def load_equivalent(path: str = EQUIVALENT) -> Dict[str, str]:
+	"""kunit/mutation/equivalent: mutant id: why it cannot change behaviour."""
+	out: Dict[str, str] = {}
+	if not os.path.exists(path):
+		return out
+	with open(path, encoding='utf-8') as f:
+		for n, line in enumerate(f, 1):
+			line = '' if line.lstrip().startswith('#') else line.strip()
+			if not line:
+				continue
+			words = line.split(None, 1)
+			if len(words) < 2 or words[0].count(':') < 3:
+				raise common.UsageError(f'{path}:{n}: want "file:function:operator:hash reason"')
+			out[words[0]] = words[1]
+	return out
+
+
+KILLED, SURVIVED, EQUIVALENT, NOT_RUN = 'killed', 'SURVIVED', 'equivalent', 'not run'
+
+
+@dataclass
+class Outcome:
+	"""What became of one mutant: its verdict, the cases that killed it (or
+	what the guest did), or why it was not run."""
+	mutant: mutagen.Mutant
+	target: targets.Target
+	verdict: str
+	detail: List[str] = field(default_factory=list)
+	number: int = 0
+
+
+def report(outcomes: List[Outcome]) -> List[str]:
+	"""The table per function, the survivors, the closing line."""
+	rows: Dict[Tuple[str, str], Dict[str, int]] = {}
+	for o in outcomes:
+		r = rows.setdefault((o.target.path, o.target.function), {})
+		r[o.verdict] = r.get(o.verdict, 0) + 1
+	out = [f'{"function":<44} {"mutants":>7} {"killed":>6} {"survived":>8} '
+	       f'{"equiv":>5} {"not run":>7} {"score":>6}']
+	for (path, fn), r in sorted(rows.items()):
+		total = sum(r.values())
+		judged = r.get(KILLED, 0) + r.get(SURVIVED, 0)
+		score = f'{100 * r.get(KILLED, 0) / judged:.0f} %' if judged else '-'
+		out.append(f'{os.path.basename(path) + ":" + fn:<44} {total:>7} {r.get(KILLED, 0):>6} '
+			   f'{r.get(SURVIVED, 0):>8} {r.get(EQUIVALENT, 0):>5} {r.get(NOT_RUN, 0):>7} '
+			   f'{score:>6}')
+	not_run = [o for o in outcomes if o.verdict == NOT_RUN]
+	if not_run:
+		out.append('not run:')
+		out += [f'  {o.mutant.id} ({o.target.path}:{o.mutant.line}): {o.detail[0]}'
+			for o in not_run]
+	survivors = [o for o in outcomes if o.verdict == SURVIVED]
+	if survivors:
+		out.append('survivors:')
+		out += [f'  {o.target.path}:{o.mutant.line} {o.mutant.operator} '
+			f'{o.mutant.diff_line()}  [{o.mutant.id}]' for o in survivors]
+	count = {v: sum(1 for o in outcomes if o.verdict == v) for v in (KILLED, SURVIVED, EQUIVALENT)}
+	out.append(f'mutation: {count[KILLED]} killed, {count[SURVIVED]} survived, '
+		   f'{count[EQUIVALENT]} equivalent')
+	return out
+
+
+def matrix(cell: str, outcomes: List[Outcome]) -> dict:
+	"""results/mutation-<cell>.json: each mutant, its verdict and the
+	cases that killed it."""
+	return {'cell': cell, 'mutants': [{
+		'id': o.mutant.id, 'number': o.number, 'file': o.target.path,
+		'function': o.target.function, 'line': o.mutant.line,
+		'operator': o.mutant.operator, 'diff': o.mutant.diff_line(),
+		'suites': o.target.suites, 'verdict': o.verdict, 'detail': o.detail,
+	} for o in outcomes]}
+
+
+MAX_ROUNDS = 20
+BOOT_SECONDS = 45	# a boot under TCG, besides its suites
+
+
+def apply_schema(k: common.Kernel, patch: Optional[str]) -> None:
+	"""Sync the tree to the series plus the schema patch (None: the series)."""
+	mutants.apply(k, mutants.Mutant(patch, 'schema', '', '') if patch else None)
+
+
+def compile_schema(k: common.Kernel, a: common.Arch, found, jobs: int) -> Plan:
+	"""The schema with every mutant whose choice compiles: each file built
+	alone, the mutants that gcc blames left out, until all compile."""
+	tree, build = common.tree_dir(k), common.build_dir(k, a, FLAVOUR)
+	patch = os.path.join(common.cache_dir(), 'mutation', f'{common.cell(k, a)}.patch')
+	os.makedirs(os.path.dirname(patch), exist_ok=True)
+	dropped: Dict[str, str] = {}
+	for _ in range(MAX_ROUNDS):
+		apply_schema(k, None)
+		plan = rewrite(tree, found, dropped)
+		with open(patch, 'w', encoding='latin-1') as f:
+			f.write(plan.patch())
+		apply_schema(k, patch)
+		by_number = {e.number: e for e in plan.entries}
+		more = False
+		for path, text in sorted(plan.files.items()):
+			rc, err = compile_one(k, a, tree, build, path, 1)
+			if rc == 0:
+				continue
+			blamed, stray = failing_numbers(path, text, err)
+			if not blamed:
+				raise common.UsageError(f'the schema of {path} does not compile, and no '
+							'mutant is to blame:\n' + '\n'.join(stray or
+											  err.splitlines()[-20:]))
+			for n, why in blamed.items():
+				dropped[by_number[n].mutant.id] = f'does not compile as a run-time choice: {why}'
+			more = True
+		print(f'mutation: {len(plan.entries)} mutants compiled in, {len(plan.left_out)} left out',
+		      flush=True)
+		if not more:
+			return plan
+	raise common.UsageError(f'the schema still does not compile after {MAX_ROUNDS} rounds')
+
+
+class Cell:
+	"""What the mutants' boots need to know of the schema kernel: the
+	suites it registers and how long each took with no mutant."""
+
+	def __init__(self, k: common.Kernel, a: common.Arch, base: results.Run):
+		vmlinux = os.path.join(common.build_dir(k, a, FLAVOUR), 'vmlinux')
+		self.suites = registered.suites(vmlinux)
+		self.seconds = base.suite_seconds
+
+	def boots(self, glob: str) -> List[Optional[runner.Boot]]:
+		"""The normal boot, and each extra boot that runs a suite of @glob."""
+		mine = runner.filter_suites(self.suites, [glob])
+		return [None] + [b for b in runner.boot_table().values()
+				 if runner.filter_suites(mine, [b.filter])]
+
+	def timeout(self, glob: str) -> int:
+		"""A hang is a kill: three times the suites' time with no mutant,
+		and the boot."""
+		mine = runner.filter_suites(self.suites, [glob])
+		return int(BOOT_SECONDS + 3 * sum(self.seconds.get(x, 0) for x in mine))
+
+
+def boot_mutant(k: common.Kernel, a: common.Arch, cell: Cell, e: Entry,
+		jobs: int) -> Outcome:
+	"""One boot of the schema kernel with mutant e, with its target's
+	suites; then each extra boot that runs one of them, while it survives."""
+	name = f'{common.cell(k, a)}-{FLAVOUR}-mutant'
+	arg = f'--kernel_args=kunit_mutant={e.number}'
+	timeout = cell.timeout(e.target.suites)
+	ran = 0
+	for b in cell.boots(e.target.suites):
+		extra = [arg] if b else [e.target.suites, arg]
+		runner.run(k, a, jobs, timeout, extra, FLAVOUR, b, name, mutant=True)
+		run = results.load(common.results_dir(), name)
+		if run.of_kind(results.HUNG):
+			return Outcome(e.mutant, e.target, KILLED,
+						['the guest hung'], e.number)
+		if run.of_kind(results.CRASHED, results.NO_RESULTS) or (run.problems and not run.cases):
+			return Outcome(e.mutant, e.target, KILLED,
+						['the kernel crashed: ' + run.problems[0].text], e.number)
+		ran += len(run.cases)
+		if run.total().bad():
+			return Outcome(e.mutant, e.target, KILLED,
+						run.failures() + [p.text for p in run.problems], e.number)
+	if not ran:
+		return Outcome(e.mutant, e.target, NOT_RUN,
+					[f'no case of {e.target.suites} ran'], e.number)
+	return Outcome(e.mutant, e.target, SURVIVED, [], e.number)
+
+
+def baseline(k: common.Kernel, a: common.Arch, jobs: int,
+	     timeout: int) -> Tuple[results.Run, List[str]]:
+	"""The schema kernel with no mutant against the normal cell: every
+	case must have the verdict it has there. The run, and the differences."""
+	name = f'{common.cell(k, a)}-{FLAVOUR}'
+	runner.run(k, a, jobs, timeout, [], FLAVOUR, None, name)
+	got = results.load(common.results_dir(), name)
+	want = results.load(common.results_dir(), common.cell(k, a))
+	if not want.cases:
+		return got, [f'no results of {common.cell(k, a)} to compare with (run make test first)']
+	have = {c.name: c.status for c in got.cases}
+	out = [f'{c.name}: {c.status} in the normal kernel, {have.get(c.name, "missing")} here'
+	       for c in want.cases if have.get(c.name) != c.status]
+	return got, out + [p.text for p in got.problems]

@@ -1,0 +1,166 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kunit/schemata.py: the schema files of a cell, the mutants gcc blames,
+the equivalent list and the report."""
+
+import os
+import subprocess
+import tempfile
+import unittest
+
+import helpers  # noqa: F401  (kunit/ on the path)
+
+import common
+import mutagen
+import schemata
+import targets
+
+# A constant expression (the case label, the array size) cannot take a
+# run-time choice; the rest can.
+CONST_C = """\
+#define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define do_twice(x) do { x; x; } while (0)
+#define EINVAL 22
+int g(int);
+
+int f(int a)
+{
+	static const int k[2] = { 3, 4 };
+	int s = 0;
+
+	switch (a) {
+	case 1 + 1:
+		s = k[1];
+		break;
+	}
+	do_twice(g(a));
+	if (a > 2)
+		g(s);
+	else
+		g(-s);
+	return s + a;
+}
+"""
+
+
+class Schemata(unittest.TestCase):
+	def setUp(self):
+		tmp = tempfile.TemporaryDirectory()
+		self.addCleanup(tmp.cleanup)
+		self.tree = tmp.name
+		os.makedirs(os.path.join(self.tree, 'lib'))
+		with open(os.path.join(self.tree, 'lib', 'c.c'), 'w', encoding='utf-8') as f:
+			f.write(CONST_C)
+		self.target = targets.Target('lib/c.c', 'f', 'c*')
+		self.found = schemata.generate(self.tree, self.tree, [self.target])
+
+	def compile(self, plan: schemata.Plan):
+		path = os.path.join(self.tree, 'lib', 's.c')
+		with open(path, 'wb') as f:
+			f.write(plan.files['lib/c.c'].replace(schemata.DEFINE, b'unsigned int kunit_mutant;\n'))
+		p = subprocess.run(['gcc', '-c', '-o', '/dev/null', '-Wno-dangling-else',
+				    schemata.COLUMNS, path],
+				   capture_output=True, text=True, check=False, cwd=self.tree)
+		return p.returncode, p.stderr.replace('lib/s.c', 'lib/c.c')
+
+	def test_ids_name_the_file_as_the_tree_does(self):
+		self.assertTrue(self.found)
+		for m, _ in self.found:
+			self.assertTrue(m.id.startswith('lib/c.c:f:'), m.id)
+
+	def test_a_statement_macro_is_removed_once_and_its_insides_not_mutated(self):
+		dels = [m for m, _ in self.found if m.operator == 'del' and 'do_twice' in m.original]
+		self.assertEqual(len(dels), 1)
+		self.assertFalse([m for m, _ in self.found
+				  if m.operator in ('neg', 'true', 'false') and m.original == '0'])
+
+	def test_mutants_are_numbered_from_one_and_the_first_file_holds_the_parameter(self):
+		plan = schemata.rewrite(self.tree, self.found, {})
+		self.assertEqual([e.number for e in plan.entries], list(range(1, len(plan.entries) + 1)))
+		text = plan.files['lib/c.c']
+		self.assertTrue(text.startswith(schemata.HEADER))
+		self.assertTrue(text.endswith(schemata.DEFINE))
+		self.assertIn('+++ b/lib/c.c', plan.patch())
+
+	def test_the_choices_gcc_blames_are_left_out_until_it_compiles(self):
+		dropped = {}
+		for _ in range(10):
+			plan = schemata.rewrite(self.tree, self.found, dropped)
+			rc, err = self.compile(plan)
+			if rc == 0:
+				break
+			blamed, stray = schemata.failing_numbers('lib/c.c', plan.files['lib/c.c'], err)
+			self.assertTrue(blamed, err)
+			self.assertEqual(stray, [])
+			by_number = {e.number: e for e in plan.entries}
+			dropped.update({by_number[n].mutant.id: why for n, why in blamed.items()})
+		self.assertEqual(rc, 0, err)
+		out = {(m.operator, m.original) for m, _, _ in plan.left_out.values()}
+		# the constants of the array size and the static initializer (the
+		# case label's are never made), no more
+		self.assertEqual(out, {('const', '2'), ('const', '3'), ('const', '4')})
+		self.assertTrue(any(e.mutant.operator == 'del' for e in plan.entries))
+
+	def test_choice_lines_span_the_mutant_side(self):
+		text = b'int a = (kunit_mutant_is(2) ? (1 +\n2) : (kunit_mutant_is(3) ? (0) : (3)));\n'
+		self.assertEqual(schemata.choice_lines(text), {2: (1, 2), 3: (2, 2)})
+		# an error at the "0" of line 2 is mutant 3's
+		blamed, stray = schemata.failing_numbers(
+			'x.c', text, 'a/x.c:2:30: error: bad\na/x.c:9:1: error: elsewhere\n'
+			'a/x.c:1:1: error: not constant\n')
+		# and one at the start of line 1, outside every choice, the first one's
+		self.assertEqual(blamed, {3: 'bad', 2: 'not constant'})
+		self.assertEqual(stray, ['a/x.c:9:1: error: elsewhere'])
+
+	def test_chosen_targets(self):
+		ts = [targets.Target('a.c', 'f', 's'), targets.Target('a.c', 'g', 's', ('6.1',)),
+		      targets.Target('b.c', 'h', 's')]
+		self.assertEqual([t.function for t in schemata.chosen(ts, '6.12', None)], ['f', 'h'])
+		self.assertEqual([t.function for t in schemata.chosen(ts, '6.1', 'a.c')], ['f', 'g'])
+		self.assertEqual([t.function for t in schemata.chosen(ts, '6.12', 'h')], ['h'])
+		with self.assertRaisesRegex(common.UsageError, "TARGET 'g' is no target"):
+			schemata.chosen(ts, '6.12', 'g')
+
+
+class Equivalent(unittest.TestCase):
+	def write(self, text: str) -> str:
+		f = tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False)
+		f.write(text)
+		f.close()
+		self.addCleanup(os.unlink, f.name)
+		return f.name
+
+	def test_entries_have_an_id_and_a_reason(self):
+		path = self.write('# why\n\na.c:f:ror:0123456789 the bound is never reached\n')
+		self.assertEqual(schemata.load_equivalent(path),
+				 {'a.c:f:ror:0123456789': 'the bound is never reached'})
+
+	def test_an_entry_without_reason_is_an_error(self):
+		path = self.write('a.c:f:ror:0123456789\n')
+		with self.assertRaisesRegex(common.UsageError, ':1: want'):
+			schemata.load_equivalent(path)
+
+	def test_the_project_list_parses(self):
+		schemata.load_equivalent()
+
+
+class Report(unittest.TestCase):
+	def outcome(self, fn: str, verdict: str, line: int = 3) -> schemata.Outcome:
+		m = mutagen.Mutant(f'a.c:{fn}:ror:{line:010d}', 'a.c', fn, 'ror', line, 0, 1, '<', '<=')
+		return schemata.Outcome(m, targets.Target('k/a.c', fn, 's*'), verdict,
+					['s.c1'] if verdict == schemata.KILLED else ['why'], line)
+
+	def test_table_survivors_and_closing_line(self):
+		out = [self.outcome('f', schemata.KILLED), self.outcome('f', schemata.SURVIVED, 7),
+		       self.outcome('g', schemata.EQUIVALENT), self.outcome('g', schemata.NOT_RUN)]
+		lines = schemata.report(out)
+		self.assertRegex(lines[1], r'^a\.c:f\s+2\s+1\s+1\s+0\s+0\s+50 %$')
+		self.assertRegex(lines[2], r'^a\.c:g\s+2\s+0\s+0\s+1\s+1\s+-$')
+		self.assertIn('  k/a.c:7 ror < -> <=  [a.c:f:ror:0000000007]', lines)
+		self.assertEqual(lines[-1], 'mutation: 1 killed, 1 survived, 1 equivalent')
+
+	def test_matrix_keeps_what_killed_each(self):
+		m = schemata.matrix('6.12-x86_64', [self.outcome('f', schemata.KILLED)])
+		self.assertEqual(m['cell'], '6.12-x86_64')
+		self.assertEqual(m['mutants'][0]['detail'], ['s.c1'])
+		self.assertEqual(m['mutants'][0]['verdict'], 'killed')
