@@ -131,13 +131,23 @@ def run_one(k: common.Kernel, a: common.Arch, m: Mutant, jobs: int, timeout: int
 	run = results.load(common.results_dir(), name)
 	if run.of_kind(results.NO_RESULTS, results.NOT_RUN):
 		return Outcome(m, NO_BUILD, [p.text for p in run.problems])
-	if not run.cases and run.problems:
-		return Outcome(m, KILLED, ['the kernel crashed before any suite reported'])
+	why = caught(run)
+	if why:
+		return Outcome(m, KILLED, why)
 	if not run.cases:
 		return Outcome(m, SURVIVED, [f'no suite matched {b.filter if b else m.suites}'])
-	if run.total().bad():
-		return Outcome(m, KILLED, run.failures() + [p.text for p in run.problems])
 	return Outcome(m, SURVIVED, [f'{m.suites}: {run.total()} passed/failed/skipped'])
+
+
+def caught(run: results.Run) -> List[str]:
+	"""What in the run of a mutated kernel caught the mutant: the failed
+	cases and the problems (a crash, a hang, a kernel report), or nothing.
+	kunit/mutate's kept reverts and make mutation's generated mutants."""
+	if not run.cases and run.problems:
+		return ['the kernel crashed before any suite reported'] + [p.text for p in run.problems]
+	if run.total().bad():
+		return run.failures() + [p.text for p in run.problems]
+	return []
 
 
 def table(outcomes: List[Outcome]) -> List[str]:

@@ -103,9 +103,20 @@ def generate(tree: str, build: str, ts: List[targets.Target]) -> List[Tuple[muta
 	return out
 
 
-def rewrite(tree: str, found: List[Tuple[mutagen.Mutant, targets.Target]],
+def originals(tree: str, found: List[Tuple[mutagen.Mutant, targets.Target]]) -> Dict[str, bytes]:
+	"""The text of each file of @found in the synced tree, before any schema."""
+	out = {}
+	for _, t in found:
+		if t.path not in out:
+			with open(os.path.join(tree, t.path), 'rb') as f:
+				out[t.path] = f.read()
+	return out
+
+
+def rewrite(texts: Dict[str, bytes], found: List[Tuple[mutagen.Mutant, targets.Target]],
 	    dropped: Dict[str, str]) -> Plan:
-	"""The schema files of @found less the mutants in @dropped (id: why)."""
+	"""The schema files of @found (their @texts, originals()) less the
+	mutants in @dropped (id: why)."""
 	plan = Plan()
 	by_file: Dict[str, List[Tuple[mutagen.Mutant, targets.Target]]] = {}
 	for m, t in found:
@@ -115,8 +126,7 @@ def rewrite(tree: str, found: List[Tuple[mutagen.Mutant, targets.Target]],
 			by_file.setdefault(t.path, []).append((m, t))
 	first = 1
 	for i, path in enumerate(sorted(by_file)):
-		with open(os.path.join(tree, path), 'rb') as f:
-			text = f.read()
+		text = texts[path]
 		pairs = by_file[path]
 		s = schema.rewrite(text, [m for m, _ in pairs], first)
 		for m, t in pairs:
@@ -311,9 +321,10 @@ def compile_schema(k: common.Kernel, a: common.Arch, found, jobs: int) -> Plan:
 	patch = os.path.join(common.cache_dir(), 'mutation', f'{common.cell(k, a)}.patch')
 	os.makedirs(os.path.dirname(patch), exist_ok=True)
 	dropped: Dict[str, str] = {}
+	apply_schema(k, None)
+	texts = originals(tree, found)
 	for _ in range(MAX_ROUNDS):
-		apply_schema(k, None)
-		plan = rewrite(tree, found, dropped)
+		plan = rewrite(texts, found, dropped)
 		with open(patch, 'w', encoding='latin-1') as f:
 			f.write(plan.patch())
 		apply_schema(k, patch)
@@ -372,16 +383,10 @@ def boot_mutant(k: common.Kernel, a: common.Arch, cell: Cell, e: Entry,
 		extra = [arg] if b else [e.target.suites, arg]
 		runner.run(k, a, jobs, timeout, extra, FLAVOUR, b, name, mutant=True)
 		run = results.load(common.results_dir(), name)
-		if run.of_kind(results.HUNG):
-			return Outcome(e.mutant, e.target, KILLED,
-						['the guest hung'], e.number)
-		if run.of_kind(results.CRASHED, results.NO_RESULTS) or (run.problems and not run.cases):
-			return Outcome(e.mutant, e.target, KILLED,
-						['the kernel crashed: ' + run.problems[0].text], e.number)
+		why = mutants.caught(run)
+		if why:
+			return Outcome(e.mutant, e.target, KILLED, why, e.number)
 		ran += len(run.cases)
-		if run.total().bad():
-			return Outcome(e.mutant, e.target, KILLED,
-						run.failures() + [p.text for p in run.problems], e.number)
 	if not ran:
 		return Outcome(e.mutant, e.target, NOT_RUN,
 					[f'no case of {e.target.suites} ran'], e.number)

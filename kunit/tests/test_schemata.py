@@ -75,7 +75,7 @@ class Schemata(unittest.TestCase):
 				  if m.operator in ('neg', 'true', 'false') and m.original == '0'])
 
 	def test_mutants_are_numbered_from_one_and_the_first_file_holds_the_parameter(self):
-		plan = schemata.rewrite(self.tree, self.found, {})
+		plan = schemata.rewrite(schemata.originals(self.tree, self.found), self.found, {})
 		self.assertEqual([e.number for e in plan.entries], list(range(1, len(plan.entries) + 1)))
 		text = plan.files['lib/c.c']
 		self.assertTrue(text.startswith(schemata.HEADER))
@@ -85,7 +85,7 @@ class Schemata(unittest.TestCase):
 	def test_the_choices_gcc_blames_are_left_out_until_it_compiles(self):
 		dropped = {}
 		for _ in range(10):
-			plan = schemata.rewrite(self.tree, self.found, dropped)
+			plan = schemata.rewrite(schemata.originals(self.tree, self.found), self.found, dropped)
 			rc, err = self.compile(plan)
 			if rc == 0:
 				break
