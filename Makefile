@@ -20,6 +20,7 @@ FILTER  ?=
 FORCE   ?=
 MUTANTS ?=
 TARGET  ?=
+RECORD  ?=
 BOOT    ?=
 DEBUG   ?=
 
@@ -67,7 +68,9 @@ help:
 	@echo '                    (MUTANTS="a b" picks some)'
 	@echo '  make mutation     generated mutants of every target function (kunit/mutation/targets)'
 	@echo '                    in one schema kernel, one boot each; a table per function and'
-	@echo '                    every survivor (TARGET=FILE|FUNCTION picks some)'
+	@echo '                    every survivor (TARGET=FILE|FUNCTION picks some; RECORD=1 writes'
+	@echo '                    the scores to kunit/mutation/scores); make check runs a share of'
+	@echo '                    them, make check-full all of them'
 	@echo '  make series       the overlay as a git format-patch series (prints its directory);'
 	@echo '                    make check also git-ams it onto the pristine tree'
 	@echo '  make apparmor-blobs  compile kunit/apparmor/profiles/ with apparmor_parser into'
@@ -139,7 +142,7 @@ mutants: setup
 mutation: setup
 	@$(SYNC) -q
 	@kunit/mutation-run --kernel $(KERNEL) --arch $(ARCH) --jobs $(JOBS) \
-		$(if $(TARGET),--target $(TARGET))
+		$(if $(TARGET),--target $(TARGET)) $(if $(RECORD),--record)
 
 series: setup
 	@$(SYNC) -q
@@ -173,6 +176,8 @@ check: setup
 		kunit/run --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) --debug || true; \
 		kunit/run --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) --canary || rc=1; \
 		kunit/mutate --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) || rc=1; \
+		kunit/mutation-run --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) \
+			$(if $(FULL),,--share) || rc=1; \
 	done; \
 	$(SUMMARY) $$($(MATRIX) cells $(if $(FULL),--full)) || rc=1; \
 	exit $$rc

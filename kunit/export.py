@@ -9,7 +9,7 @@ import json
 import os
 import re
 import xml.etree.ElementTree as ET
-from typing import Dict, Iterable, List
+from typing import Dict, Iterable, List, Optional
 
 import results
 
@@ -98,11 +98,18 @@ def cell_problems(d: results.Run) -> List[str]:
 	return [p.text for p in d.problems if p.kind != results.MISSING]
 
 
-def kcidb(d: results.Run) -> dict:
+MUTATION_STATUS = {'killed': 'PASS', 'SURVIVED': 'FAIL', 'equivalent': 'SKIP', 'not run': 'SKIP'}
+
+
+def kcidb(d: results.Run, mutation: Optional[dict] = None) -> dict:
 	"""A KCIDB v5 submission: the checkout (the base kernel package with
 	the overlay), the build of the cell, a test per case or row under
 	kunit.exec.<suite>.<case>[.<row>], a MISS per suite that did not
-	report, and kunit.exec for the whole boot."""
+	report, and kunit.exec for the whole boot. With the cell's kill
+	matrix (results/mutation-<cell>.json), a test per mutant under
+	mutation.<file>.<function>.<operator>.<hash>: PASS when a case killed
+	it, FAIL when it survived, SKIP when equivalent or not run; its misc
+	names the mutant and what killed it."""
 	m = d.meta
 	run = d.console_sha[:12]
 	checkout = f'{ORIGIN}:{m.kernel}'
@@ -143,6 +150,13 @@ def kcidb(d: results.Run) -> dict:
 	if d.suite_seconds:
 		whole['duration'] = round(sum(d.suite_seconds.values()), 6)
 	test('kunit.exec', status, **whole)
+	for mt in (mutation or {}).get('mutants', []):
+		place = mt['id'].split(':')
+		test('.'.join(['mutation'] + [path_part(p) for p in place]),
+		     MUTATION_STATUS.get(mt['verdict'], 'ERROR'),
+		     comment=f"{mt['file']}:{mt['line']} {mt['operator']} {mt['diff']}",
+		     misc={'mutant': mt['id'], 'number': mt['number'], 'verdict': mt['verdict'],
+			   'detail': mt['detail']})
 	return {
 		'version': KCIDB_VERSION,
 		'checkouts': [{'id': checkout, 'origin': ORIGIN, 'valid': True,
@@ -154,12 +168,22 @@ def kcidb(d: results.Run) -> dict:
 	}
 
 
+def mutation_path(results_dir: str, name: str) -> str:
+	"""The kill matrix of make mutation for cell @name."""
+	return os.path.join(results_dir, f'mutation-{name}.json')
+
+
 def write(results_dir: str, d: results.Run) -> List[str]:
-	"""results/<name>.junit.xml and results/<name>.kcidb.json of a run."""
+	"""results/<name>.junit.xml and results/<name>.kcidb.json of a run;
+	a cell's KCIDB file carries its kill matrix, when it has one."""
 	name = d.name
 	paths = [os.path.join(results_dir, name + x) for x in SUFFIXES]
 	junit(d).write(paths[0], encoding='utf-8', xml_declaration=True)
+	mutation = None
+	if os.path.exists(mutation_path(results_dir, name)):
+		with open(mutation_path(results_dir, name), encoding='utf-8') as f:
+			mutation = json.load(f)
 	with open(paths[1], 'w', encoding='utf-8') as f:
-		json.dump(kcidb(d), f, indent=1)
+		json.dump(kcidb(d, mutation), f, indent=1)
 		f.write('\n')
 	return paths

@@ -27,6 +27,7 @@ import difflib
 import os
 import re
 import subprocess
+import time
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Tuple
 
@@ -37,6 +38,7 @@ import registered
 import results
 import runner
 import schema
+import share
 import targets
 
 FLAVOUR = 'mutation'
@@ -178,8 +180,10 @@ def choice_lines(text: bytes) -> Dict[int, Tuple[int, int]]:
 		for n, (a, b) in choices(text).items()}
 
 
-# gcc's columns in bytes, so that a place is an offset in the file
-COLUMNS = '-fdiagnostics-column-unit=byte'
+# gcc's columns in bytes, so that a place is an offset in the file; and a
+# choice in an array's bound, which would make the array a VLA with
+# another stack layout than the mutant's own, an error that leaves it out
+FLAGS = ['-fdiagnostics-column-unit=byte', '-Werror=vla']
 _DIAG = re.compile(r'^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+): '
 		   r'(?:error|note: in expansion of macro)')
 
@@ -224,12 +228,21 @@ def compile_one(k: common.Kernel, a: common.Arch, tree: str, build: str, path: s
 	"""kbuild's single-object target for @path in @build: rc, stderr."""
 	obj = os.path.splitext(path)[0] + '.o'
 	cmd = ['make', f'ARCH={a.name}', f'O={build}', f'-j{jobs}', f'CC=ccache {a.cross_compile}gcc',
-	       'HOSTCC=ccache gcc', f'KCFLAGS={COLUMNS}', obj]
+	       'HOSTCC=ccache gcc', f'KCFLAGS={" ".join(FLAGS)}', obj]
 	if a.cross_compile:
 		cmd.append(f'CROSS_COMPILE={a.cross_compile}')
 	p = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, errors='replace',
 			   check=False)
 	return p.returncode, p.stderr
+
+
+def stale_equivalent(equivalent: Dict[str, str],
+		     found: List[Tuple[mutagen.Mutant, targets.Target]]) -> List[str]:
+	"""The entries of @equivalent that name a function of @found (file:function:...)
+	but none of its mutants."""
+	known = {m.id for m, _ in found}
+	functions = {f'{t.path}:{t.function}' for _, t in found}
+	return sorted(x for x in equivalent if x.rsplit(':', 2)[0] in functions and x not in known)
 
 
 def load_equivalent(path: str = EQUIVALENT) -> Dict[str, str]:
@@ -261,6 +274,7 @@ class Outcome:
 	verdict: str
 	detail: List[str] = field(default_factory=list)
 	number: int = 0
+	seconds: float = 0.0	# the boots it took
 
 
 def report(outcomes: List[Outcome]) -> List[str]:
@@ -294,6 +308,18 @@ def report(outcomes: List[Outcome]) -> List[str]:
 	return out
 
 
+def scores(cell: str, outcomes: List[Outcome]) -> List[share.Score]:
+	"""The score of each function of @outcomes, for kunit/mutation/scores."""
+	by: Dict[Tuple[str, str], List[Outcome]] = {}
+	for o in outcomes:
+		by.setdefault((o.target.path, o.target.function), []).append(o)
+	return [share.Score(cell, path, fn, len(group),
+			    *(sum(1 for o in group if o.verdict == v)
+			      for v in (KILLED, SURVIVED, EQUIVALENT, NOT_RUN)),
+			    round(sum(o.seconds for o in group)))
+		for (path, fn), group in sorted(by.items())]
+
+
 def matrix(cell: str, outcomes: List[Outcome]) -> dict:
 	"""results/mutation-<cell>.json: each mutant, its verdict and the
 	cases that killed it."""
@@ -302,6 +328,7 @@ def matrix(cell: str, outcomes: List[Outcome]) -> dict:
 		'function': o.target.function, 'line': o.mutant.line,
 		'operator': o.mutant.operator, 'diff': o.mutant.diff_line(),
 		'suites': o.target.suites, 'verdict': o.verdict, 'detail': o.detail,
+		'seconds': round(o.seconds, 1),
 	} for o in outcomes]}
 
 
@@ -379,18 +406,18 @@ def boot_mutant(k: common.Kernel, a: common.Arch, cell: Cell, e: Entry,
 	arg = f'--kernel_args=kunit_mutant={e.number}'
 	timeout = cell.timeout(e.target.suites)
 	ran = 0
+	started = time.monotonic()
 	for b in cell.boots(e.target.suites):
 		extra = [arg] if b else [e.target.suites, arg]
 		runner.run(k, a, jobs, timeout, extra, FLAVOUR, b, name, mutant=True)
 		run = results.load(common.results_dir(), name)
 		why = mutants.caught(run)
 		if why:
-			return Outcome(e.mutant, e.target, KILLED, why, e.number)
+			return Outcome(e.mutant, e.target, KILLED, why, e.number,
+				       time.monotonic() - started)
 		ran += len(run.cases)
-	if not ran:
-		return Outcome(e.mutant, e.target, NOT_RUN,
-					[f'no case of {e.target.suites} ran'], e.number)
-	return Outcome(e.mutant, e.target, SURVIVED, [], e.number)
+	verdict, why = (SURVIVED, []) if ran else (NOT_RUN, [f'no case of {e.target.suites} ran'])
+	return Outcome(e.mutant, e.target, verdict, why, e.number, time.monotonic() - started)
 
 
 def baseline(k: common.Kernel, a: common.Arch, jobs: int,

@@ -2,12 +2,14 @@
 /*
  * KUnit tests for tick_period_forward(), the period arithmetic that
  * forwards tick_next_period after a resume: the first boundary at or
- * after now on the grid next + k * period.
+ * after now on the grid next + k * period; and for tick_resume_local(),
+ * what a resume hands the CPU's tick device.
  *
  * Included at the end of tick-common.c.
  */
 
 #include <kunit/test.h>
+#include <linux/hrtimer.h>
 #include <linux/math64.h>
 
 /*
@@ -136,9 +138,170 @@ static void tick_period_walk_test(struct kunit *test)
 	}
 }
 
+/*
+ * tick_resume_local() on a fake tick device that counts what it is asked
+ * to do. The QEMU machines' own devices hide most of it: they have no
+ * tick_resume() callback, and the device's setup reprograms what a
+ * missing step would have left.
+ */
+struct tick_fake {
+	struct clock_event_device dev;
+	int resumed;		/* tick_resume() calls */
+	int periodic;		/* set_state_periodic() calls */
+	int oneshot;		/* set_state_oneshot() calls */
+	int programmed;		/* events programmed, or the device stopped */
+	ktime_t first;		/* the first event programmed */
+};
+
+static struct tick_fake *tick_fake_of(struct clock_event_device *dev)
+{
+	return container_of(dev, struct tick_fake, dev);
+}
+
+static int tick_fake_resume(struct clock_event_device *dev)
+{
+	tick_fake_of(dev)->resumed++;
+	return 0;
+}
+
+static int tick_fake_periodic(struct clock_event_device *dev)
+{
+	tick_fake_of(dev)->periodic++;
+	return 0;
+}
+
+static int tick_fake_oneshot(struct clock_event_device *dev)
+{
+	tick_fake_of(dev)->oneshot++;
+	return 0;
+}
+
+static int tick_fake_stopped(struct clock_event_device *dev)
+{
+	tick_fake_of(dev)->programmed++;
+	return 0;
+}
+
+static int tick_fake_shutdown(struct clock_event_device *dev)
+{
+	return 0;
+}
+
+static int tick_fake_next_event(unsigned long delta, struct clock_event_device *dev)
+{
+	struct tick_fake *f = tick_fake_of(dev);
+
+	if (!f->programmed++)
+		f->first = dev->next_event;
+	return 0;
+}
+
+static void tick_fake_handler(struct clock_event_device *dev)
+{
+}
+
+struct tick_resume_case {
+	const char *desc;
+	enum tick_device_mode mode;	/* the tick's */
+	unsigned int features;		/* the device's */
+	int periodic, oneshot;		/* set_state_*() calls */
+	int programmed;			/* by the tick, before the hrtimers' */
+	bool on_grid;			/* its first event on tick_next_period's grid */
+};
+
+static const struct tick_resume_case tick_resume_cases[] = {
+	/* tick_resume_oneshot(): one-shot, an event now */
+	{ "one-shot tick", TICKDEV_MODE_ONESHOT,
+	  CLOCK_EVT_FEAT_ONESHOT | CLOCK_EVT_FEAT_PERIODIC, 0, 1, 1, false },
+	/* tick_setup_periodic(): the periodic tick emulated, next period */
+	{ "periodic tick, one-shot device", TICKDEV_MODE_PERIODIC,
+	  CLOCK_EVT_FEAT_ONESHOT, 0, 1, 1, true },
+	/* tick_setup_periodic(): the device's periodic mode */
+	{ "periodic tick, periodic device", TICKDEV_MODE_PERIODIC,
+	  CLOCK_EVT_FEAT_ONESHOT | CLOCK_EVT_FEAT_PERIODIC, 1, 0, 0, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(tick_resume, tick_resume_cases, desc);
+
+static void tick_resume_local_test(struct kunit *test)
+{
+	const struct tick_resume_case *t = test->param_value;
+	/* Under high-resolution timers, the hrtimers program the device too */
+	bool hres = hrtimer_resolution < TICK_NSEC;
+	struct tick_fake f = {
+		.dev = {
+			.name = "tick_kunit_fake",
+			.features = t->features,
+			.mult = 1,
+			.shift = 0,
+			.min_delta_ns = 1000,
+			.max_delta_ns = NSEC_PER_SEC,
+			.min_delta_ticks = 1000,
+			.max_delta_ticks = NSEC_PER_SEC,
+			.tick_resume = tick_fake_resume,
+			.set_state_periodic = tick_fake_periodic,
+			.set_state_oneshot = tick_fake_oneshot,
+			.set_state_oneshot_stopped = tick_fake_stopped,
+			.set_state_shutdown = tick_fake_shutdown,
+			.set_next_event = tick_fake_next_event,
+			.event_handler = tick_fake_handler,
+		},
+	};
+	struct tick_device *td;
+	struct clock_event_device *real;
+	enum tick_device_mode mode;
+	unsigned long flags;
+	ktime_t start, next;
+	u64 rem;
+
+	if (hres && t->periodic)
+		kunit_skip(test, "under high-resolution timers no tick device is periodic");
+
+	clockevent_set_state(&f.dev, CLOCK_EVT_STATE_SHUTDOWN);
+	local_irq_save(flags);
+	td = this_cpu_ptr(&tick_cpu_device);
+	real = td->evtdev;
+	mode = td->mode;
+	if (!real) {
+		local_irq_restore(flags);
+		kunit_skip(test, "this CPU has no tick device");
+	}
+	td->evtdev = &f.dev;
+	td->mode = t->mode;
+	next = READ_ONCE(tick_next_period);
+	start = ktime_get();
+
+	tick_resume_local();
+
+	/* The real device back, and resumed as the syscore resume would */
+	td->evtdev = real;
+	td->mode = mode;
+	tick_resume_local();
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, f.resumed, 1);
+	KUNIT_EXPECT_EQ(test, f.periodic, t->periodic);
+	KUNIT_EXPECT_EQ(test, f.oneshot, t->oneshot);
+	KUNIT_EXPECT_EQ(test, f.programmed, t->programmed + hres);
+	KUNIT_EXPECT_EQ(test, clockevent_get_state(&f.dev),
+			t->periodic ? CLOCK_EVT_STATE_PERIODIC : CLOCK_EVT_STATE_ONESHOT);
+	KUNIT_EXPECT_PTR_EQ(test, f.dev.event_handler,
+			    t->mode == TICKDEV_MODE_PERIODIC ? tick_handle_periodic :
+							       tick_fake_handler);
+	if (!f.programmed)
+		return;
+	KUNIT_EXPECT_GE(test, f.first, start);
+	if (t->on_grid) {
+		div64_u64_rem(abs(f.first - next), TICK_NSEC, &rem);
+		KUNIT_EXPECT_EQ_MSG(test, rem, 0, "first event %lld, tick_next_period %lld",
+				    f.first, next);
+	}
+}
+
 static struct kunit_case tick_period_test_cases[] = {
 	KUNIT_CASE_PARAM(tick_period_forward_test, tick_period_gen_params),
 	KUNIT_CASE(tick_period_walk_test),
+	KUNIT_CASE_PARAM(tick_resume_local_test, tick_resume_gen_params),
 	{}
 };
 

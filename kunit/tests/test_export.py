@@ -115,6 +115,31 @@ class Sample(unittest.TestCase):
 		del data['tests'][0]['build_id']
 		self.assertFalse(validator.is_valid(data))
 
+	def test_the_cells_kcidb_carries_its_kill_matrix(self):
+		mutant = {'file': 'crypto/sm4.c', 'function': 'sm4_expandkey', 'line': 7,
+			  'operator': 'ror', 'diff': '< -> <=', 'suites': 'sm4*', 'seconds': 3.0}
+		matrix = {'cell': CELL, 'mutants': [
+			dict(mutant, id='crypto/sm4.c:sm4_expandkey:ror:0a1b2c3d4e', number=1,
+			     verdict='killed', detail=['sm4_lib.sm4_expandkey_test']),
+			dict(mutant, id='crypto/sm4.c:sm4_expandkey:ror:5f6a7b8c9d', number=2,
+			     verdict='SURVIVED', detail=[]),
+			dict(mutant, id='crypto/sm4.c:sm4_expandkey:ror:000000000f', number=3,
+			     verdict='equivalent', detail=['the loop ends at 32 either way'])]}
+		with open(export.mutation_path(self.dir, CELL), 'w', encoding='utf-8') as f:
+			json.dump(matrix, f)
+		run = results.load(self.dir, CELL)
+		data = json.loads(self.read(export.write(self.dir, run)[1]))
+		self.assertEqual(list(kcidb_validator().iter_errors(data)), [])
+		got = {t['path']: t for t in data['tests'] if t['path'].startswith('mutation.')}
+		self.assertEqual({p: t['status'] for p, t in got.items()}, {
+			'mutation.crypto_sm4_c.sm4_expandkey.ror.0a1b2c3d4e': 'PASS',
+			'mutation.crypto_sm4_c.sm4_expandkey.ror.5f6a7b8c9d': 'FAIL',
+			'mutation.crypto_sm4_c.sm4_expandkey.ror.000000000f': 'SKIP'})
+		killed = got['mutation.crypto_sm4_c.sm4_expandkey.ror.0a1b2c3d4e']
+		self.assertEqual(killed['misc']['detail'], ['sm4_lib.sm4_expandkey_test'])
+		self.assertEqual(killed['comment'], 'crypto/sm4.c:7 ror < -> <=')
+		self.assertEqual(killed['build_id'], data['builds'][0]['id'])
+
 	def test_kcidb_paths_statuses_durations_excerpts(self):
 		tests = {t['path']: t for t in json.loads(self.read(self.paths[1]))['tests']}
 		row = tests['kunit.exec.crypto_cfb.cfb_nist_test.F_3_15_F_3_16_CFB128-AES192']

@@ -12,6 +12,7 @@ import helpers  # noqa: F401  (kunit/ on the path)
 import common
 import mutagen
 import schemata
+import share
 import targets
 
 # A constant expression (the case label, the array size) cannot take a
@@ -26,11 +27,12 @@ int g(int);
 int f(int a)
 {
 	static const int k[2] = { 3, 4 };
+	int buf[5] = { 0 };
 	int s = 0;
 
 	switch (a) {
 	case 1 + 1:
-		s = k[1];
+		s = k[1] + buf[a & 3];
 		break;
 	}
 	do_twice(g(a));
@@ -59,7 +61,7 @@ class Schemata(unittest.TestCase):
 		with open(path, 'wb') as f:
 			f.write(plan.files['lib/c.c'].replace(schemata.DEFINE, b'unsigned int kunit_mutant;\n'))
 		p = subprocess.run(['gcc', '-c', '-o', '/dev/null', '-Wno-dangling-else',
-				    schemata.COLUMNS, path],
+				    *schemata.FLAGS, path],
 				   capture_output=True, text=True, check=False, cwd=self.tree)
 		return p.returncode, p.stderr.replace('lib/s.c', 'lib/c.c')
 
@@ -96,9 +98,10 @@ class Schemata(unittest.TestCase):
 			dropped.update({by_number[n].mutant.id: why for n, why in blamed.items()})
 		self.assertEqual(rc, 0, err)
 		out = {(m.operator, m.original) for m, _, _ in plan.left_out.values()}
-		# the constants of the array size and the static initializer (the
-		# case label's are never made), no more
-		self.assertEqual(out, {('const', '2'), ('const', '3'), ('const', '4')})
+		# the constants of the array sizes (a local one would make a VLA)
+		# and of the static initializer (the case label's are never
+		# made), no more
+		self.assertEqual(out, {('const', '2'), ('const', '3'), ('const', '4'), ('const', '5')})
 		self.assertTrue(any(e.mutant.operator == 'del' for e in plan.entries))
 
 	def test_choice_lines_span_the_mutant_side(self):
@@ -143,12 +146,28 @@ class Equivalent(unittest.TestCase):
 	def test_the_project_list_parses(self):
 		schemata.load_equivalent()
 
+	def test_an_entry_of_a_generated_function_that_it_no_longer_has_is_stale(self):
+		t = targets.Target('k/a.c', 'f', 's*')
+		m = mutagen.Mutant('k/a.c:f:ror:0000000001', 'a.c', 'f', 'ror', 1, 0, 1, '<', '<=')
+		equivalent = {m.id: 'same', 'k/a.c:f:ror:0000000002': 'gone',
+			      'k/a.c:g:ror:0000000003': 'not generated this run'}
+		self.assertEqual(schemata.stale_equivalent(equivalent, [(m, t)]),
+				 ['k/a.c:f:ror:0000000002'])
+
 
 class Report(unittest.TestCase):
 	def outcome(self, fn: str, verdict: str, line: int = 3) -> schemata.Outcome:
 		m = mutagen.Mutant(f'a.c:{fn}:ror:{line:010d}', 'a.c', fn, 'ror', line, 0, 1, '<', '<=')
 		return schemata.Outcome(m, targets.Target('k/a.c', fn, 's*'), verdict,
-					['s.c1'] if verdict == schemata.KILLED else ['why'], line)
+					['s.c1'] if verdict == schemata.KILLED else ['why'], line, 2.5)
+
+	def test_scores_count_each_verdict_and_the_time_per_function(self):
+		out = [self.outcome('f', schemata.KILLED), self.outcome('f', schemata.SURVIVED, 7),
+		       self.outcome('f', schemata.KILLED, 9), self.outcome('g', schemata.EQUIVALENT),
+		       self.outcome('g', schemata.NOT_RUN)]
+		self.assertEqual(schemata.scores('c', out),
+				 [share.Score('c', 'k/a.c', 'f', 3, 2, 1, 0, 0, 8),
+				  share.Score('c', 'k/a.c', 'g', 2, 0, 0, 1, 1, 5)])
 
 	def test_table_survivors_and_closing_line(self):
 		out = [self.outcome('f', schemata.KILLED), self.outcome('f', schemata.SURVIVED, 7),
