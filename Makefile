@@ -47,7 +47,8 @@ help:
 	@echo '  make check        all tests: every kernel x arch cell (KUnit, its extra boots,'
 	@echo '                    integration), the debug leg and mutants of $(MAIN_KERNEL) on x86_64,'
 	@echo '                    tool tests, checkpatch (what CI runs)'
-	@echo '  make check-full   make check, plus the debug leg and mutants of every other base'
+	@echo '  make check-full   make check, plus the debug leg and kept reverts of every other base,'
+	@echo '                    and every generated mutant of every base instead of the share (hours)'
 	@echo '  make setup        install missing Debian packages (as root; else prints the line)'
 	@echo '  make sync         lay the overlay and patches over the cached tree'
 	@echo '                    (SYNC_ARGS=--dry-run shows what would change)'
@@ -156,7 +157,9 @@ checkpatch:
 
 # Every cell runs even when one fails; the summary's closing line is the
 # verdict over all of them and comes last. FULL=1 (make check-full) adds
-# the debug leg and the mutants of the bases other than $(MAIN_KERNEL).
+# the debug leg and the kept reverts of the bases other than $(MAIN_KERNEL),
+# and runs every generated mutant of every base instead of make check's
+# share of $(MAIN_KERNEL)'s (kunit/share.py).
 check: setup
 	@rc=0; \
 	for k in $(KERNELS); do kunit/sync -q --kernel $$k || exit 2; done; \

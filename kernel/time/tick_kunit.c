@@ -9,6 +9,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
 
@@ -226,8 +227,6 @@ KUNIT_ARRAY_PARAM_DESC(tick_resume, tick_resume_cases, desc);
 static void tick_resume_local_test(struct kunit *test)
 {
 	const struct tick_resume_case *t = test->param_value;
-	/* Under high-resolution timers, the hrtimers program the device too */
-	bool hres = hrtimer_resolution < TICK_NSEC;
 	struct tick_fake f = {
 		.dev = {
 			.name = "tick_kunit_fake",
@@ -252,8 +251,20 @@ static void tick_resume_local_test(struct kunit *test)
 	enum tick_device_mode mode;
 	unsigned long flags;
 	ktime_t start, next;
+	bool hres;
 	u64 rem;
+	int i;
 
+	/*
+	 * Under high-resolution timers the hrtimers' resume programs the
+	 * device too. Wait for the switch to them, which x86_64 makes once
+	 * the TSC is calibrated, seconds after the suites start.
+	 */
+	for (i = 0; i < 250 && hrtimer_resolution >= TICK_NSEC; i++)
+		msleep(20);
+	hres = hrtimer_resolution < TICK_NSEC;
+	if (!hres)
+		kunit_info(test, "no high-resolution timers");
 	if (hres && t->periodic)
 		kunit_skip(test, "under high-resolution timers no tick device is periodic");
 
