@@ -46,6 +46,8 @@ struct tk_clocks {
 	ktime_t offs_boot, suspended;
 	/* Read from the fields that update_vsyscall() copies to the vDSO */
 	ktime_t vdso_mono, vdso_boot, vdso_raw, vdso_real;
+	/* The shifted nanoseconds, below a second once normalized */
+	u64 mono_nsec, raw_nsec, mono_second, raw_second;
 };
 
 static ktime_t tk_kunit_ns(u64 sec, u64 shifted_nsec, u32 shift)
@@ -74,6 +76,11 @@ static void tk_kunit_read(const struct timekeeper *tk, struct tk_clocks *c)
 				   nsec + ((u64)tk->monotonic_to_boot.tv_nsec << shift), shift);
 	c->vdso_raw = tk_kunit_ns(tk->raw_sec, tk->tkr_raw.xtime_nsec, tk->tkr_raw.shift);
 	c->vdso_real = tk_kunit_ns(tk->xtime_sec, tk->tkr_mono.xtime_nsec, shift);
+
+	c->mono_nsec = tk->tkr_mono.xtime_nsec;
+	c->raw_nsec = tk->tkr_raw.xtime_nsec;
+	c->mono_second = (u64)NSEC_PER_SEC << shift;
+	c->raw_second = (u64)NSEC_PER_SEC << tk->tkr_raw.shift;
 }
 
 /* A copy of the live timekeeper, as booted in its mode: nothing slept yet. */
@@ -137,6 +144,9 @@ static void tk_expect_consistent(struct kunit *test, const struct tk_clocks *c)
 	KUNIT_EXPECT_EQ(test, c->vdso_real, c->real);
 	KUNIT_EXPECT_EQ(test, c->mono_to_boot.tv_sec, mono_to_boot.tv_sec);
 	KUNIT_EXPECT_EQ(test, c->mono_to_boot.tv_nsec, mono_to_boot.tv_nsec);
+	/* Whole seconds are carried into the seconds (tk_normalize_xtime()) */
+	KUNIT_EXPECT_LT(test, c->mono_nsec, c->mono_second);
+	KUNIT_EXPECT_LT(test, c->raw_nsec, c->raw_second);
 }
 
 /*
@@ -197,8 +207,55 @@ static void tk_sleep_test(struct kunit *test)
 	tk_expect_slept(test, &first, &a, total, t->mono);
 }
 
+/*
+ * __timekeeping_inject_sleeptime() takes only a valid time slept
+ * (timespec64_valid_strict()): anything else is refused with a warning
+ * and leaves every clock as it was. In the boot's mode.
+ */
+struct tk_inject_case {
+	const char *desc;
+	struct timespec64 slept;
+	bool valid;
+};
+
+static const struct tk_inject_case tk_inject_cases[] = {
+	{ "1 s", TK_TS(1, 0), true },
+	{ "0", TK_TS(0, 0), true },
+	{ "999999999 ns, the largest nanoseconds", TK_TS(0, 999999999), true },
+	{ "-1 s", TK_TS(-1, 0), false },
+	{ "-1 ns", TK_TS(0, -1), false },
+	{ "1000000000 ns, nanoseconds of a whole second", TK_TS(0, NSEC_PER_SEC), false },
+	{ "KTIME_SEC_MAX s, past what ktime_t holds", TK_TS(KTIME_SEC_MAX, 0), false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(tk_inject, tk_inject_cases, desc);
+
+static void tk_inject_test(struct kunit *test)
+{
+	const struct tk_inject_case *t = test->param_value;
+	struct timekeeper *tk = tk_kunit_copy(test);
+	bool mono = timekeeping_monotonic_suspend();
+	struct tk_clocks b, a;
+
+	tk_update_ktime_data(tk);
+	tk_kunit_read(tk, &b);
+	__timekeeping_inject_sleeptime(tk, &t->slept);
+	tk_update_ktime_data(tk);
+	tk_kunit_read(tk, &a);
+	if (t->valid) {
+		tk_expect_slept(test, &b, &a, timespec64_to_ktime(t->slept), mono);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, a.mono, b.mono);
+	KUNIT_EXPECT_EQ(test, a.raw, b.raw);
+	KUNIT_EXPECT_EQ(test, a.real, b.real);
+	KUNIT_EXPECT_EQ(test, a.boot, b.boot);
+	KUNIT_EXPECT_EQ(test, a.suspended, b.suspended);
+}
+
 static struct kunit_case timekeeping_sleep_cases[] = {
 	KUNIT_CASE_PARAM(tk_sleep_test, tk_sleep_gen_params),
+	KUNIT_CASE_PARAM(tk_inject_test, tk_inject_gen_params),
 	{}
 };
 
@@ -699,8 +756,30 @@ static void tk_live_mode_on(struct kunit *test)
 			    IS_ENABLED(CONFIG_TIME_MONOTONIC_SUSPEND) ? 'y' : 'n');
 }
 
+/*
+ * ktime_get_active() with interrupts off, where no tick of this CPU can
+ * update the timekeeper under it: one read, CLOCK_MONOTONIC less the
+ * time slept that it counts.
+ */
+static void tk_live_active_no_irqs(struct kunit *test)
+{
+	ktime_t before, active, after, suspended;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	before = ktime_get();
+	active = ktime_get_active();
+	after = ktime_get();
+	local_irq_restore(flags);
+	suspended = timekeeping_time_suspended();
+
+	KUNIT_EXPECT_GE(test, ktime_add(active, suspended), before);
+	KUNIT_EXPECT_LE(test, ktime_add(active, suspended), after);
+}
+
 static struct kunit_case timekeeping_live_cases[] = {
 	KUNIT_CASE(tk_live_mode_on),
+	KUNIT_CASE(tk_live_active_no_irqs),
 	KUNIT_CASE_SLOW(tk_live_rtc_off),
 	KUNIT_CASE_SLOW(tk_live_rtc_on),
 	KUNIT_CASE_SLOW(tk_live_tick_off),
