@@ -240,15 +240,20 @@ _DIFF_FILE = re.compile(rb'^(---|\+\+\+) (\S+)')
 
 def patch_paths(patch: str) -> List[str]:
 	"""The tree paths a -p1 patch touches."""
-	paths: List[str] = []
 	with open(patch, 'rb') as f:
-		for line in f:
-			m = _DIFF_FILE.match(line)
-			if not m or m.group(2) == b'/dev/null':
-				continue
-			name = m.group(2).decode().split('/', 1)
-			if len(name) == 2 and name[1] not in paths:
-				paths.append(name[1])
+		return paths_of_patch(f.read())
+
+
+def paths_of_patch(text: bytes) -> List[str]:
+	"""The tree paths a -p1 patch's text touches."""
+	paths: List[str] = []
+	for line in text.splitlines():
+		m = _DIFF_FILE.match(line)
+		if not m or m.group(2) == b'/dev/null':
+			continue
+		name = m.group(2).decode().split('/', 1)
+		if len(name) == 2 and name[1] not in paths:
+			paths.append(name[1])
 	return paths
 
 

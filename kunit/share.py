@@ -121,14 +121,6 @@ def _show(repo: str, rev: str, path: str) -> Optional[bytes]:
 	return p.stdout if p.returncode == 0 else None
 
 
-def _patched(text: bytes) -> Set[str]:
-	"""The tree paths a -p1 patch's text touches."""
-	with tempfile.NamedTemporaryFile(suffix='.patch') as f:
-		f.write(text)
-		f.flush()
-		return set(overlay.patch_paths(f.name))
-
-
 def touches(repo: str, commit: str, files: Set[str]) -> bool:
 	"""Whether @commit changed a patch that patches one of @files (before
 	or after it), or one of @files itself."""
@@ -141,7 +133,7 @@ def touches(repo: str, commit: str, files: Set[str]) -> bool:
 		if name.startswith('patches/') and name.endswith('.patch'):
 			for rev in (commit, parent):
 				text = _show(repo, rev, name)
-				if text is not None and _patched(text) & files:
+				if text is not None and set(overlay.paths_of_patch(text)) & files:
 					return True
 	return False
 
