@@ -57,6 +57,7 @@ class Meta:
 	rows: List[str] = field(default_factory=list)	# SUITE.CASE whose rows to list
 	no_skips: bool = False
 	seconds: Optional[float] = None
+	build: str = ''			# the build's stamp key (runner.build_key)
 
 
 @dataclass

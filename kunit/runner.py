@@ -238,6 +238,22 @@ def build(k: common.Kernel, a: common.Arch, jobs: int, flavour: str = '') -> int
 	return rc
 
 
+def stale(k: common.Kernel, a: common.Arch) -> Optional[str]:
+	"""Why the record of the cell's normal run is not the whole run of the
+	kernel its build would be now, or None when it is."""
+	tree = common.tree_dir(k)
+	check_tree(tree)
+	got = results.load(common.results_dir(), common.cell(k, a))
+	run_args = kunit_args(k, a, common.build_dir(k, a), None, 1, 0, [])
+	if not got.cases:
+		return 'it has no record'
+	if got.meta.filter:
+		return f'its record is of {got.meta.filter} only'
+	if got.meta.build != build_key(k, a, tree, run_args):
+		return 'its record is of another build'
+	return None
+
+
 def check_tree(tree: str) -> None:
 	if overlay.tree_version(tree) is None:
 		raise common.UsageError(f'no synced tree at {tree} (run make sync)')
@@ -300,7 +316,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	meta = results.Meta(kernel=k.version, arch=a.name, package=package(k),
 			    boot=b.name if b else '', rc=rc, log=log_path, filter=' '.join(extra),
 			    expected=expected, rows=row_cases(kunitconfigs(k, a, flavour)),
-			    no_skips=bool(b))
+			    no_skips=bool(b), build=key)
 	run_ = results.record(common.results_dir(), name, meta, json_path, problems)
 	write_exports(run_)
 	ended(run_, started, mutant)

@@ -10,6 +10,9 @@
  */
 
 #include <kunit/test.h>
+#include <linux/nsproxy.h>
+#include <linux/sched/task.h>
+#include <linux/time_namespace.h>
 
 #define TK_ACTIVE_SLEPT		TK_ACTIVE_TS(50, 250000000)
 #define TK_ACTIVE_TS(s, ns)	((struct timespec64){ .tv_sec = (s), .tv_nsec = (ns) })
@@ -81,8 +84,108 @@ static void tk_clock_active_on(struct kunit *test)
 	KUNIT_EXPECT_LT(test, d, TK_ACTIVE_SLACK);
 }
 
+/*
+ * Which clock answers to an id (clock_gettime(2), "Clock IDs", and
+ * include/uapi/linux/time.h): a negative id names a CPU clock
+ * (make_process_cpuclock()) unless its low three bits are CLOCKFD, which
+ * names a dynamic clock by file descriptor; a non-negative one indexes
+ * posix_clocks[], where a hole or an id past the end is no clock.
+ */
+struct tk_clock_id {
+	const char *name;
+	clockid_t id;
+	const struct k_clock *kc;
+	bool needs_mode;	/* NULL without monotonic_suspend=on */
+};
+
+static const struct tk_clock_id tk_clock_ids[] = {
+	{ "CLOCK_REALTIME, the first", CLOCK_REALTIME, &clock_realtime },
+	{ "CLOCK_MONOTONIC", CLOCK_MONOTONIC, &clock_monotonic },
+	{ "CLOCK_BOOTTIME", CLOCK_BOOTTIME, &clock_boottime },
+	{ "CLOCK_TAI", CLOCK_TAI, &clock_tai },
+	{ "10, the removed CLOCK_SGI_CYCLE", 10, NULL },
+	{ "CLOCK_MONOTONIC_ACTIVE, the last", CLOCK_MONOTONIC_ACTIVE,
+	  &clock_monotonic_active, true },
+	{ "one past the table", ARRAY_SIZE(posix_clocks), NULL },
+	{ "two past the table", ARRAY_SIZE(posix_clocks) + 1, NULL },
+	{ "INT_MAX", INT_MAX, NULL },
+	/* the ids of make_process_cpuclock() and friends, ~pid << 3 | low bits */
+	{ "-6: pid 0, CPUCLOCK_SCHED", -6, &clock_posix_cpu },
+	{ "-4: thread 0, CPUCLOCK_PROF", -4, &clock_posix_cpu },
+	{ "-1: low bits 7", -1, &clock_posix_cpu },
+	{ "INT_MIN: low bits 0", INT_MIN, &clock_posix_cpu },
+	{ "-29: fd 3, a dynamic clock", -29, &clock_posix_dynamic },
+	{ "-5: low bits CLOCKFD", -5, &clock_posix_dynamic },
+};
+
+KUNIT_ARRAY_PARAM_DESC(tk_clock_ids, tk_clock_ids, name);
+
+static void tk_clock_id_on(struct kunit *test)
+{
+	const struct tk_clock_id *p = test->param_value;
+	const struct k_clock *want = p->kc;
+
+	KUNIT_EXPECT_EQ(test, make_process_cpuclock(0, CPUCLOCK_SCHED), -6);
+	KUNIT_EXPECT_EQ(test, make_thread_cpuclock(0, CPUCLOCK_PROF), -4);
+	KUNIT_EXPECT_EQ(test, fd_to_clockid(3), -29);
+	if (p->needs_mode && !timekeeping_monotonic_suspend())
+		want = NULL;
+	KUNIT_EXPECT_PTR_EQ(test, clockid_to_kclock(p->id), want);
+}
+
+/*
+ * In a time namespace, CLOCK_MONOTONIC_ACTIVE reads with the namespace's
+ * monotonic offset, as CLOCK_MONOTONIC does (time_namespaces(7)). The case
+ * gives its own thread a namespace of its own, as unshare(CLONE_NEWTIME)
+ * and a fork would, and reads the clock's getter there; the thread's exit
+ * puts it if an assertion stops the case first.
+ */
+#define TK_ACTIVE_NS_OFFSET	TK_ACTIVE_TS(1000, 500000000)
+
+static ktime_t tk_active_get(struct kunit *test)
+{
+	struct timespec64 ts = { -1, -1 };
+
+	KUNIT_EXPECT_EQ(test, posix_get_monotonic_active_timespec(CLOCK_MONOTONIC_ACTIVE, &ts), 0);
+	return timespec64_to_ktime(ts);
+}
+
+static void tk_clock_active_timens_on(struct kunit *test)
+{
+	struct nsproxy *old = current->nsproxy, *nsp = NULL;
+	ktime_t off = timespec64_to_ktime(TK_ACTIVE_NS_OFFSET);
+	ktime_t before, got, after;
+
+	before = ktime_get_active();
+	got = tk_active_get(test);
+	after = ktime_get_active();
+	KUNIT_EXPECT_LE(test, before, got);
+	KUNIT_EXPECT_LE(test, got, after);
+
+	if (!IS_ENABLED(CONFIG_TIME_NS))
+		kunit_skip(test, "needs CONFIG_TIME_NS");
+	KUNIT_ASSERT_EQ(test, unshare_nsproxy_namespaces(CLONE_NEWTIME, &nsp, NULL, NULL), 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, nsp);
+	/* what timens_on_fork() does for the child, less the vDSO's pages */
+	put_time_ns(nsp->time_ns);
+	nsp->time_ns = get_time_ns(nsp->time_ns_for_children);
+	nsp->time_ns->offsets.monotonic = TK_ACTIVE_NS_OFFSET;
+	get_nsproxy(old);
+	switch_task_namespaces(current, nsp);
+
+	before = ktime_get_active();
+	got = tk_active_get(test);
+	after = ktime_get_active();
+
+	switch_task_namespaces(current, old);
+	KUNIT_EXPECT_LE(test, ktime_add(before, off), got);
+	KUNIT_EXPECT_LE(test, got, ktime_add(after, off));
+}
+
 static struct kunit_case timekeeping_live_active_cases[] = {
 	KUNIT_CASE(tk_clock_active_on),
+	KUNIT_CASE_PARAM(tk_clock_id_on, tk_clock_ids_gen_params),
+	KUNIT_CASE(tk_clock_active_timens_on),
 	{}
 };
 

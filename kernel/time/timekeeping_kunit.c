@@ -350,18 +350,34 @@ static void tk_expect_vdso(struct kunit *test)
 }
 
 /*
- * The tick in one-shot mode, as it runs after boot, where tick-sched
- * updates the jiffies: x86 switches once its TSC is calibrated, which
- * can be after the suites start. Before that the tick is periodic.
+ * The tick in one-shot mode on every CPU, as it runs after boot, where
+ * tick-sched updates the jiffies: x86 switches once its TSC is calibrated,
+ * which can be after the suites start, and each CPU switches on its own
+ * tick. Before that the tick is periodic. The first jiffies update after
+ * the first switch moves tick_next_period by a period more than the
+ * jiffies (tick_init_jiffy_update() starts last_jiffies_update at the next
+ * period), so the wait ends a sleep after the last switch.
  */
+static bool tk_live_all_oneshot(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (tick_get_device(cpu)->mode != TICKDEV_MODE_ONESHOT)
+			return false;
+	return true;
+}
+
 static void tk_live_wait_oneshot(struct kunit *test)
 {
 	int i;
 
-	for (i = 0; i < 250 && !tick_oneshot_mode_active(); i++)
+	for (i = 0; i < 250 && !tk_live_all_oneshot(); i++)
 		msleep(20);
-	if (!tick_oneshot_mode_active())
+	if (!tk_live_all_oneshot())
 		kunit_info(test, "the tick is periodic");
+	/* the jiffies move at least once in a sleep: it ends on a timer of the wheel */
+	msleep(20);
 }
 
 /*

@@ -103,6 +103,45 @@ class Debug(unittest.TestCase):
 			results.EXIT, 'debug_canary', 'kernel report in debug_canary: BUG: KASAN: x'))))
 
 
+class Stale(unittest.TestCase):
+	"""make mutation checks its schema kernel against the cell's normal run:
+	a record of a filtered run or of another build is no baseline."""
+
+	def setUp(self):
+		self.dir = tempfile.TemporaryDirectory()
+		self.addCleanup(self.dir.cleanup)
+		saved = (common.results_dir, runner.check_tree, runner.build_key)
+		self.addCleanup(lambda: (setattr(common, 'results_dir', saved[0]),
+					 setattr(runner, 'check_tree', saved[1]),
+					 setattr(runner, 'build_key', saved[2])))
+		common.results_dir = lambda: self.dir.name
+		runner.check_tree = lambda tree: None
+		runner.build_key = lambda k, a, tree, args: 'key-now'
+		self.k, self.a = common.kernel('6.12'), common.arch('x86_64')
+
+	def record(self, **meta):
+		case = results.Case(('s', 'c'), results.PASS)
+		results.write(self.dir.name, results.Run(common.cell(self.k, self.a),
+							 results.Meta(**meta), [case]))
+
+	def test_whole_run_of_this_build_is_current(self):
+		self.record(build='key-now')
+		self.assertIsNone(runner.stale(self.k, self.a))
+
+	def test_no_record(self):
+		self.assertEqual(runner.stale(self.k, self.a), 'it has no record')
+
+	def test_filtered_run(self):
+		self.record(build='key-now', filter='tick*')
+		self.assertEqual(runner.stale(self.k, self.a), 'its record is of tick* only')
+
+	def test_other_build(self):
+		self.record(build='key-then')
+		self.assertEqual(runner.stale(self.k, self.a), 'its record is of another build')
+		self.record()
+		self.assertEqual(runner.stale(self.k, self.a), 'its record is of another build')
+
+
 def cells():
 	return [(k, a) for k in common.KERNELS.values() for a in common.ARCHES.values()]
 
