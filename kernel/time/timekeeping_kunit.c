@@ -734,6 +734,66 @@ static void tk_live_rtc_smp_on(struct kunit *test)
 		kunit_info(test, "the thread answered late %d times", round);
 }
 
+/*
+ * The timekeeper's update on the RTC's path, as its listeners get it (the
+ * pvclock notifier, KVM's on x86): once, from the injecting task with
+ * interrupts off, as every update is made, flagged as a clock set, and
+ * with the time slept already in: the offset of CLOCK_BOOTTIME (mode off)
+ * or the time suspended that CLOCK_MONOTONIC counts (mode on) grows by
+ * it. Updates of the ticks (interrupts) and of other CPUs are not the
+ * injection's.
+ */
+struct tk_live_update {
+	struct notifier_block nb;
+	unsigned int cpu;
+	int calls;
+	bool irqs_off;
+	unsigned long was_set;
+	ktime_t slept;		/* offs_boot + time_suspended the listener saw */
+};
+
+static int tk_live_update_notify(struct notifier_block *nb, unsigned long was_set, void *priv)
+{
+	struct tk_live_update *u = container_of(nb, struct tk_live_update, nb);
+	struct timekeeper *tk = priv;
+
+	if (smp_processor_id() != READ_ONCE(u->cpu) || !in_task())
+		return NOTIFY_DONE;
+	u->calls++;
+	u->irqs_off = irqs_disabled();
+	u->was_set = was_set;
+	u->slept = ktime_add(tk->offs_boot, tk->time_suspended);
+	return NOTIFY_DONE;
+}
+
+static void tk_live_rtc_update_on(struct kunit *test)
+{
+	struct timespec64 slept = TK_LIVE_SLEPT;
+	struct tk_live_update *u;
+	struct tk_live b;
+
+	tk_live_needs_rtc(test);
+	u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	u->nb.notifier_call = tk_live_update_notify;
+	u->cpu = UINT_MAX;	/* the registration's own call is not counted */
+	KUNIT_ASSERT_EQ(test, pvclock_gtod_register_notifier(&u->nb), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tk_live_cpu_unregister, &u->nb), 0);
+
+	migrate_disable();
+	WRITE_ONCE(u->cpu, smp_processor_id());
+	tk_live_read(&b);
+	tk_live_rtc_resume(&slept);
+	WRITE_ONCE(u->cpu, UINT_MAX);
+	migrate_enable();
+
+	KUNIT_EXPECT_EQ(test, u->calls, 1);
+	KUNIT_EXPECT_TRUE(test, u->irqs_off);
+	KUNIT_EXPECT_EQ(test, u->was_set, 1);
+	KUNIT_EXPECT_EQ(test, u->slept,
+			ktime_add(ktime_add(b.offs_boot, b.suspended), timespec64_to_ktime(slept)));
+}
+
 #define TK_PARAM "monotonic_suspend="
 
 /*
@@ -801,6 +861,7 @@ static struct kunit_case timekeeping_live_cases[] = {
 	KUNIT_CASE_SLOW(tk_live_tick_off),
 	KUNIT_CASE_SLOW(tk_live_tick_on),
 	KUNIT_CASE_SLOW(tk_live_rtc_smp_on),
+	KUNIT_CASE_SLOW(tk_live_rtc_update_on),
 	{}
 };
 

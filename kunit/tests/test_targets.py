@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """kunit/targets.py: the mutation targets cover what the series change."""
 
+import fnmatch
 import os
 import subprocess
 import tempfile
@@ -56,6 +57,14 @@ class Parse(unittest.TestCase):
 		for target in t.targets:
 			for k in target.kernels:
 				self.assertIn(k, matrix.KERNELS, target)
+
+	def test_each_target_is_run_by_suites_of_the_project(self):
+		# An upstream suite of a like name (scsi_lib) kills nothing of ours
+		ours = helpers.declared_suites()
+		for target in targets.load().targets:
+			glob = target.suites.split('.', 1)[0]
+			self.assertTrue(fnmatch.filter(ours, glob),
+					f'{target.path} {target.function}: {glob} is no suite of the project')
 
 
 class Definitions(unittest.TestCase):
