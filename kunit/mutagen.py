@@ -13,7 +13,9 @@ expression or statement inside the function's body:
           an if or loop condition forced
   const   an integer literal plus one, minus one, and 0
   del     a call or an assignment statement removed
-  ret     a returned value replaced by 0, 1, -1, -EINVAL, or NULL
+  ret     a returned value replaced by 0, 1, -1, -EINVAL (a bool's by 0 and
+          1, a pointer's by NULL), never by its own value: return OK;
+          where OK is 0 gets no 0
   index   an array index plus and minus one
 
 Each mutant has an id that survives edits outside its function:
@@ -23,16 +25,18 @@ counted from the function's first line). Code that a macro expands to
 is left alone: its text is not in the file.
 """
 
+import ctypes
 import hashlib
 import os
 import re
 from dataclasses import dataclass
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Tuple
 
 RELATIONAL = ('<', '<=', '>', '>=', '==', '!=')
 ARITHMETIC = {'+': ('-',), '-': ('+',), '*': ('/',), '/': ('*',), '%': ('*',),
 	      '<<': ('>>',), '>>': ('<<',)}
 RETURNS = ('0', '1', '-1', '-EINVAL')
+VALUES = {'0': 0, '1': 1, '-1': -1, '-EINVAL': -22, 'NULL': 0}	# EINVAL is 22 on Linux
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,34 @@ class Mutant:
 def _ci():
 	import clang.cindex as ci	# pylint: disable=import-outside-toplevel
 	return ci
+
+
+_EVAL_INT = 1	# CXEval_Int
+
+
+def _value(cur) -> Optional[int]:
+	"""The value of a constant integer expression, a macro's included
+	(libclang's clang_Cursor_Evaluate, which cindex.py does not wrap);
+	None when it is not one."""
+	lib = _ci().conf.lib
+	if not getattr(lib, '_kunit_eval', False):
+		lib.clang_Cursor_Evaluate.argtypes = [_ci().Cursor]
+		lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+		lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+		lib.clang_EvalResult_getKind.restype = ctypes.c_int
+		lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+		lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+		lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+		lib._kunit_eval = True
+	result = lib.clang_Cursor_Evaluate(cur)
+	if not result:
+		return None
+	try:
+		if lib.clang_EvalResult_getKind(result) != _EVAL_INT:
+			return None
+		return lib.clang_EvalResult_getAsLongLong(result)
+	finally:
+		lib.clang_EvalResult_dispose(result)
 
 
 def _function(tu, path: str, name: str):
@@ -201,15 +233,16 @@ class _Walk:
 				return
 		self.add('del', cur, text, '(void)0')
 
-	def ret(self, cur, pointer: bool):
+	def ret(self, cur, returns: Tuple[str, ...]):
 		kids = list(cur.get_children())
 		if not kids:
 			return
 		text = self.src(kids[0])
 		if text is None:
 			return
-		for r in ('NULL',) if pointer else RETURNS:
-			if r != text:
+		value = _value(kids[0])	# return OK; where OK is 0: no ret 0
+		for r in returns:
+			if r != text and VALUES[r] != value:
 				self.add('ret', kids[0], text, r)
 
 	def index(self, cur):
@@ -238,13 +271,13 @@ class _Walk:
 			return kids[:1]
 		return []
 
-	def walk(self, cur, pointer: bool, in_case: bool = False):
+	def walk(self, cur, returns: Tuple[str, ...], in_case: bool = False):
 		ci = _ci()
 		k = cur.kind
 		if k in (ci.CursorKind.CASE_STMT,):
 			kids = list(cur.get_children())
 			for child in kids[1:]:
-				self.walk(child, pointer)
+				self.walk(child, returns)
 			return
 		if k == ci.CursorKind.UNEXPOSED_EXPR and cur.spelling == 'sizeof':
 			return
@@ -266,11 +299,11 @@ class _Walk:
 		elif k == ci.CursorKind.INTEGER_LITERAL and not in_case:
 			self.literal(cur)
 		elif k == ci.CursorKind.RETURN_STMT:
-			self.ret(cur, pointer)
+			self.ret(cur, returns)
 		elif k == ci.CursorKind.ARRAY_SUBSCRIPT_EXPR:
 			self.index(cur)
 		for child in cur.get_children():
-			self.walk(child, pointer, in_case)
+			self.walk(child, returns, in_case)
 
 
 def mutants(path: str, function: str, flags: Iterable[str] = ()) -> List[Mutant]:
@@ -283,8 +316,10 @@ def mutants(path: str, function: str, flags: Iterable[str] = ()) -> List[Mutant]
 	with open(path, 'rb') as f:
 		text = f.read()
 	w = _Walk(path, function, text, fn)
-	pointer = fn.result_type.get_canonical().kind == ci.TypeKind.POINTER
+	kind = fn.result_type.get_canonical().kind
+	# a bool function hands back 0 or 1 whatever it returns
+	returns = {ci.TypeKind.POINTER: ('NULL',), ci.TypeKind.BOOL: ('0', '1')}.get(kind, RETURNS)
 	for child in fn.get_children():
 		if child.kind == ci.CursorKind.COMPOUND_STMT:
-			w.walk(child, pointer)
+			w.walk(child, returns)
 	return sorted(w.out, key=lambda m: (m.start, m.operator, m.replacement))

@@ -223,10 +223,27 @@ def failing_numbers(path: str, text: bytes, stderr: str) -> Tuple[Dict[int, str]
 	return blamed, stray
 
 
+def including(build: str, header: str) -> str:
+	"""The first object, in path order, whose kbuild dependencies (its
+	.<name>.o.cmd) list @header (relative to the tree)."""
+	found = []
+	for root, _, names in os.walk(build):
+		for name in names:
+			if not (name.startswith('.') and name.endswith('.o.cmd')):
+				continue
+			with open(os.path.join(root, name), encoding='utf-8', errors='replace') as f:
+				if re.search(r'[ /]' + re.escape(header) + r'\b', f.read()):
+					found.append(os.path.relpath(os.path.join(root, name[1:-4]), build))
+	if not found:
+		raise common.UsageError(f'no object of {build} includes {header}')
+	return min(found)
+
+
 def compile_one(k: common.Kernel, a: common.Arch, tree: str, build: str, path: str,
 		jobs: int) -> Tuple[int, str]:
-	"""kbuild's single-object target for @path in @build: rc, stderr."""
-	obj = os.path.splitext(path)[0] + '.o'
+	"""kbuild's single-object target for @path in @build (a header's: the
+	first object that includes it): rc, stderr."""
+	obj = os.path.splitext(path)[0] + '.o' if not path.endswith('.h') else including(build, path)
 	cmd = ['make', f'ARCH={a.name}', f'O={build}', f'-j{jobs}', f'CC=ccache {a.cross_compile}gcc',
 	       'HOSTCC=ccache gcc', f'KCFLAGS={" ".join(FLAGS)}', obj]
 	if a.cross_compile:

@@ -486,11 +486,26 @@ static void tk_live_test(struct kunit *test, bool mono, void (*resume)(const str
 	tk_expect_vdso(test);
 }
 
-/* The RTC's resume path: rtc_resume() injects the time slept. */
+/*
+ * The RTC's resume path: rtc_resume() injects the time slept, after a
+ * timekeeping_suspend() that left it to the RTC (no persistent clock, no
+ * clocksource that counts in suspend).
+ */
 static void tk_live_rtc_resume(const struct timespec64 *slept)
 {
 #if defined(CONFIG_PM_SLEEP) && defined(CONFIG_RTC_HCTOSYS_DEVICE)
+	suspend_timing_needed = true;
 	timekeeping_inject_sleeptime64(slept);
+#endif
+}
+
+/* Whether another RTC's rtc_resume() would inject the time slept again */
+static bool tk_live_rtc_skipresume(void)
+{
+#if defined(CONFIG_PM_SLEEP) && defined(CONFIG_RTC_HCTOSYS_DEVICE)
+	return timekeeping_rtc_skipresume();
+#else
+	return true;
 #endif
 }
 
@@ -735,7 +750,8 @@ static void tk_live_rtc_smp_on(struct kunit *test)
 }
 
 /*
- * The timekeeper's update on the RTC's path, as its listeners get it (the
+ * The RTC's path, once the time slept is injected: no other RTC injects it
+ * again, and the timekeeper's update is as its listeners get it (the
  * pvclock notifier, KVM's on x86): once, from the injecting task with
  * interrupts off, as every update is made, flagged as a clock set, and
  * with the time slept already in: the offset of CLOCK_BOOTTIME (mode off)
@@ -787,6 +803,8 @@ static void tk_live_rtc_update_on(struct kunit *test)
 	WRITE_ONCE(u->cpu, UINT_MAX);
 	migrate_enable();
 
+	KUNIT_EXPECT_TRUE_MSG(test, tk_live_rtc_skipresume(),
+			      "a second RTC would inject the time slept again");
 	KUNIT_EXPECT_EQ(test, u->calls, 1);
 	KUNIT_EXPECT_TRUE(test, u->irqs_off);
 	KUNIT_EXPECT_EQ(test, u->was_set, 1);

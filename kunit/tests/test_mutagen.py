@@ -38,6 +38,28 @@ int *p(int x)
 {
 	return x ? tab : NULL;
 }
+
+#define OK ((unsigned char)0)
+#define ONE (2 - 1)
+
+unsigned char ok(int x)
+{
+	if (x)
+		return ONE;
+	return OK;
+}
+
+int *none(void)
+{
+	return NULL;
+}
+
+_Bool yes(int x)
+{
+	if (x)
+		return 1;
+	return x > 2;
+}
 """
 
 
@@ -90,6 +112,17 @@ class Operators(unittest.TestCase):
 		self.assertEqual([r for line, o, r in self.edits('ret') if line == 20],
 				 ['-1', '-EINVAL', '0', '1'])
 		self.assertEqual(self.edits('ret', 'p'), [(25, 'x ? tab : NULL', 'NULL')])
+
+	def test_no_return_replaced_by_its_own_value(self):
+		# return OK; where OK is 0 is return 0;, a macro's value included
+		self.assertEqual(self.edits('ret', 'ok'), [(34, 'ONE', '-1'), (34, 'ONE', '-EINVAL'),
+							   (34, 'ONE', '0'), (35, 'OK', '-1'),
+							   (35, 'OK', '-EINVAL'), (35, 'OK', '1')])
+		self.assertEqual(self.edits('ret', 'none'), [])
+
+	def test_bool_returns_replaced_by_0_and_1_only(self):
+		self.assertEqual(self.edits('ret', 'yes'), [(46, '1', '0'), (47, 'x > 2', '0'),
+							    (47, 'x > 2', '1')])
 
 	def test_indexes_off_by_one(self):
 		self.assertEqual(self.edits('index'), [(12, 'i', '(i) + 1'), (12, 'i', '(i) - 1')])

@@ -115,6 +115,19 @@ class Schemata(unittest.TestCase):
 		self.assertEqual(blamed, {3: 'bad', 2: 'not constant'})
 		self.assertEqual(stray, ['a/x.c:9:1: error: elsewhere'])
 
+	def test_a_header_compiles_through_the_first_object_that_includes_it(self):
+		with tempfile.TemporaryDirectory() as build:
+			for rel, deps in (('drivers/scsi/.scsi_lib.o.cmd', '../src/include/scsi/scsi.h'),
+					  ('block/.bsg.o.cmd', '../src/include/scsi/scsi.h \\'),
+					  ('block/.blk.o.cmd', '../src/include/scsi/scsi.hx'),
+					  ('arch/.a.o.cmd', '../src/include/uapi/scsi/scsi.h')):
+				os.makedirs(os.path.join(build, os.path.dirname(rel)), exist_ok=True)
+				with open(os.path.join(build, rel), 'w', encoding='utf-8') as f:
+					f.write(f'deps_x := \\\n  {deps}\n')
+			self.assertEqual(schemata.including(build, 'include/scsi/scsi.h'), 'block/bsg.o')
+			with self.assertRaises(common.UsageError):
+				schemata.including(build, 'include/scsi/sg.h')
+
 	def test_chosen_targets(self):
 		ts = [targets.Target('a.c', 'f', 's'), targets.Target('a.c', 'g', 's', ('6.1',)),
 		      targets.Target('b.c', 'h', 's')]
