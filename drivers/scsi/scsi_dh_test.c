@@ -78,15 +78,14 @@ static void scsi_dh_test_module_request(void *data, char *name, bool wait, unsig
 	atomic_inc(&scsi_dh_test_requests.count);
 }
 
-static int scsi_dh_test_suite_init(struct kunit_suite *suite)
+static int scsi_dh_test_modules_init(void)
 {
 	return register_trace_module_request(scsi_dh_test_module_request, NULL);
 }
 
-static void scsi_dh_test_suite_exit(struct kunit_suite *suite)
+static void scsi_dh_test_modules_exit(void)
 {
 	unregister_trace_module_request(scsi_dh_test_module_request, NULL);
-	tracepoint_synchronize_unregister();
 }
 
 /*
@@ -116,8 +115,14 @@ static void scsi_dh_module_request_test(struct kunit *test)
 #define SCSI_DH_MODULE_REQUEST_CASE \
 	KUNIT_CASE_PARAM(scsi_dh_module_request_test, scsi_dh_lookup_gen_params)
 #else
-#define scsi_dh_test_suite_init NULL
-#define scsi_dh_test_suite_exit NULL
+static int scsi_dh_test_modules_init(void)
+{
+	return 0;
+}
+
+static void scsi_dh_test_modules_exit(void)
+{
+}
 
 static void scsi_dh_module_request_test(struct kunit *test)
 {
@@ -126,6 +131,109 @@ static void scsi_dh_module_request_test(struct kunit *test)
 
 #define SCSI_DH_MODULE_REQUEST_CASE KUNIT_CASE(scsi_dh_module_request_test)
 #endif
+
+/*
+ * Two handlers of the suite's own, registered while it runs, as a
+ * hardware handler module registers its own: "kunit_dh", whose attach
+ * answers what the case asks and whose activate completes at once, and
+ * "kunitpassive", which has no activate. Neither name is a prefix of
+ * another handler's (__scsi_dh_lookup() compares the handler's length).
+ */
+#include <trace/events/printk.h>
+
+#define SCSI_DH_FAKE		"kunit_dh"
+#define SCSI_DH_FAKE_PASSIVE	"kunitpassive"
+#define SCSI_DH_FAKE_FAILED	SCSI_DH_FAKE ": Attach failed ("
+
+static struct {
+	int attach;		/* what attach answers */
+	int attached, detached, activated;
+	atomic_t logged;	/* console lines of a failed attach */
+	char line[128];		/* the last one */
+} scsi_dh_fake;
+
+static int scsi_dh_fake_attach(struct scsi_device *sdev)
+{
+	scsi_dh_fake.attached++;
+	return scsi_dh_fake.attach;
+}
+
+static void scsi_dh_fake_detach(struct scsi_device *sdev)
+{
+	scsi_dh_fake.detached++;
+}
+
+static int scsi_dh_fake_activate(struct scsi_device *sdev, activate_complete fn, void *data)
+{
+	scsi_dh_fake.activated++;
+	if (fn)
+		fn(data, SCSI_DH_OK);
+	return SCSI_DH_OK;
+}
+
+static struct scsi_device_handler scsi_dh_fake_handler = {
+	.name = SCSI_DH_FAKE,
+	.module = THIS_MODULE,
+	.attach = scsi_dh_fake_attach,
+	.detach = scsi_dh_fake_detach,
+	.activate = scsi_dh_fake_activate,
+};
+
+static struct scsi_device_handler scsi_dh_fake_passive = {
+	.name = SCSI_DH_FAKE_PASSIVE,
+	.module = THIS_MODULE,
+	.attach = scsi_dh_fake_attach,
+	.detach = scsi_dh_fake_detach,
+};
+
+static void scsi_dh_test_console(void *ignore, const char *buf, size_t len)
+{
+	if (!strnstr(buf, SCSI_DH_FAKE_FAILED, len))
+		return;
+	strscpy(scsi_dh_fake.line, buf, min(len + 1, sizeof(scsi_dh_fake.line)));
+	atomic_inc(&scsi_dh_fake.logged);
+}
+
+static void scsi_dh_fake_reset(int attach)
+{
+	memset(&scsi_dh_fake, 0, sizeof(scsi_dh_fake));
+	scsi_dh_fake.attach = attach;
+}
+
+static int scsi_dh_test_suite_init(struct kunit_suite *suite)
+{
+	int ret = scsi_register_device_handler(&scsi_dh_fake_handler);
+
+	if (ret)
+		return ret;
+	ret = scsi_register_device_handler(&scsi_dh_fake_passive);
+	if (ret)
+		goto out_fake;
+	ret = register_trace_console(scsi_dh_test_console, NULL);
+	if (ret)
+		goto out_passive;
+	ret = scsi_dh_test_modules_init();
+	if (ret)
+		goto out_console;
+	return 0;
+
+out_console:
+	unregister_trace_console(scsi_dh_test_console, NULL);
+out_passive:
+	scsi_unregister_device_handler(&scsi_dh_fake_passive);
+out_fake:
+	scsi_unregister_device_handler(&scsi_dh_fake_handler);
+	return ret;
+}
+
+static void scsi_dh_test_suite_exit(struct kunit_suite *suite)
+{
+	scsi_dh_test_modules_exit();
+	unregister_trace_console(scsi_dh_test_console, NULL);
+	tracepoint_synchronize_unregister();
+	scsi_unregister_device_handler(&scsi_dh_fake_passive);
+	scsi_unregister_device_handler(&scsi_dh_fake_handler);
+}
 
 /* The handlers looked up by name are the ones registered, once each. */
 static void scsi_dh_registered_test(struct kunit *test)
@@ -266,6 +374,153 @@ static void scsi_dh_attach_states_test(struct kunit *test)
 }
 
 /*
+ * What scsi_dh_attach() makes of each answer of a handler's attach
+ * (scsi_dh_handler_attach()): the handler is the device's only when it
+ * attached; each failure is an errno, and all but "not for this device"
+ * (-ENODEV: SCSI_DH_DEV_UNSUPP, SCSI_DH_NOSYS) say so on the console.
+ */
+struct scsi_dh_attach_answer {
+	const char *desc;
+	int attach;
+	int want;
+	bool logs;
+};
+
+static const struct scsi_dh_attach_answer scsi_dh_attach_answers[] = {
+	{ "SCSI_DH_OK: attached",		SCSI_DH_OK,		0,	false },
+	{ "SCSI_DH_NOMEM: -ENOMEM",		SCSI_DH_NOMEM,		-ENOMEM, true },
+	{ "SCSI_DH_RES_TEMP_UNAVAIL: -EAGAIN",	SCSI_DH_RES_TEMP_UNAVAIL, -EAGAIN, true },
+	{ "SCSI_DH_DEV_UNSUPP: -ENODEV, quiet",	SCSI_DH_DEV_UNSUPP,	-ENODEV, false },
+	{ "SCSI_DH_NOSYS: -ENODEV, quiet",	SCSI_DH_NOSYS,		-ENODEV, false },
+	{ "SCSI_DH_DEV_FAILED: -EINVAL",	SCSI_DH_DEV_FAILED,	-EINVAL, true },
+	{ "SCSI_DH_IO: -EINVAL",		SCSI_DH_IO,		-EINVAL, true },
+	{ "-1, no SCSI_DH_*: -EINVAL",		-1,			-EINVAL, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(scsi_dh_attach_answers, scsi_dh_attach_answers, desc);
+
+static void scsi_dh_attach_answer_test(struct kunit *test)
+{
+	const struct scsi_dh_attach_answer *c = test->param_value;
+	struct scsi_device *sdev = scsi_dh_test_sdev(test);
+	char code[16];
+
+	KUNIT_ASSERT_NULL(test, sdev->handler);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, scsi_dh_test_detach, sdev), 0);
+	scsi_dh_fake_reset(c->attach);
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(sdev->request_queue, SCSI_DH_FAKE), c->want);
+	KUNIT_EXPECT_EQ(test, scsi_dh_fake.attached, 1);
+	KUNIT_EXPECT_PTR_EQ(test, sdev->handler, c->want ? NULL : &scsi_dh_fake_handler);
+	KUNIT_EXPECT_EQ(test, atomic_read(&scsi_dh_fake.logged), c->logs ? 1 : 0);
+	if (c->logs) {
+		snprintf(code, sizeof(code), "(%d)", c->attach);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(scsi_dh_fake.line, code),
+					  "logged: %s", scsi_dh_fake.line);
+	}
+	if (c->want)
+		return;
+	/* attached: another handler is refused, wherever it lies in memory */
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(sdev->request_queue, "alua"), -EBUSY);
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(sdev->request_queue, "rdac"), -EBUSY);
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(sdev->request_queue, SCSI_DH_FAKE_PASSIVE), -EBUSY);
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(sdev->request_queue, SCSI_DH_FAKE), 0);
+	KUNIT_EXPECT_EQ(test, scsi_dh_fake.attached, 1);
+}
+
+/*
+ * scsi_dh_activate() in each state of the device, as dm-multipath calls
+ * it to switch paths: the callback hears every outcome, once, unless the
+ * handler took the activation (it calls back) or has no activate (a
+ * handler that only attaches: nothing to call back, and the function
+ * hands back what it last set, SCSI_DH_DEV_OFFLINED). A device being
+ * deleted is not connected, an offline one is offlined; every other state
+ * activates. A NULL callback is allowed.
+ */
+struct scsi_dh_activation {
+	const char *desc;
+	enum scsi_device_state state;
+	struct scsi_device_handler *handler;
+	bool callback;
+	int want;		/* returned, and called back when called */
+	int calls;		/* of the callback */
+	int activated;		/* calls of the handler's activate */
+};
+
+static const struct scsi_dh_activation scsi_dh_activations[] = {
+	{ "no handler", SDEV_RUNNING, NULL, true, SCSI_DH_NOSYS, 1, 0 },
+	{ "no handler, no callback", SDEV_RUNNING, NULL, false, SCSI_DH_NOSYS, 0, 0 },
+	{ "SDEV_CREATED", SDEV_CREATED, &scsi_dh_fake_handler, true, SCSI_DH_OK, 1, 1 },
+	{ "SDEV_RUNNING", SDEV_RUNNING, &scsi_dh_fake_handler, true, SCSI_DH_OK, 1, 1 },
+	{ "SDEV_RUNNING, no callback", SDEV_RUNNING, &scsi_dh_fake_handler, false,
+	  SCSI_DH_OK, 0, 1 },
+	{ "SDEV_CANCEL", SDEV_CANCEL, &scsi_dh_fake_handler, true, SCSI_DH_NOTCONN, 1, 0 },
+	{ "SDEV_DEL", SDEV_DEL, &scsi_dh_fake_handler, true, SCSI_DH_NOTCONN, 1, 0 },
+	{ "SDEV_QUIESCE", SDEV_QUIESCE, &scsi_dh_fake_handler, true, SCSI_DH_OK, 1, 1 },
+	{ "SDEV_OFFLINE", SDEV_OFFLINE, &scsi_dh_fake_handler, true, SCSI_DH_DEV_OFFLINED, 1, 0 },
+	{ "SDEV_OFFLINE, no callback", SDEV_OFFLINE, &scsi_dh_fake_handler, false,
+	  SCSI_DH_DEV_OFFLINED, 0, 0 },
+	{ "SDEV_TRANSPORT_OFFLINE", SDEV_TRANSPORT_OFFLINE, &scsi_dh_fake_handler, true,
+	  SCSI_DH_OK, 1, 1 },
+	{ "SDEV_BLOCK", SDEV_BLOCK, &scsi_dh_fake_handler, true, SCSI_DH_OK, 1, 1 },
+	{ "SDEV_CREATED_BLOCK", SDEV_CREATED_BLOCK, &scsi_dh_fake_handler, true,
+	  SCSI_DH_OK, 1, 1 },
+	{ "handler without activate", SDEV_RUNNING, &scsi_dh_fake_passive, true,
+	  SCSI_DH_DEV_OFFLINED, 0, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(scsi_dh_activations, scsi_dh_activations, desc);
+
+static void scsi_dh_activation_test(struct kunit *test)
+{
+	const struct scsi_dh_activation *c = test->param_value;
+	struct scsi_device *sdev = scsi_dh_test_sdev(test);
+	struct scsi_dh_test_activation act = { 0, -1 };
+	enum scsi_device_state saved;
+	int ret;
+
+	KUNIT_ASSERT_NULL(test, sdev->handler);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, scsi_dh_test_detach, sdev), 0);
+	scsi_dh_fake_reset(SCSI_DH_OK);
+	if (c->handler) {
+		KUNIT_ASSERT_EQ(test, scsi_dh_attach(sdev->request_queue, c->handler->name), 0);
+		KUNIT_ASSERT_PTR_EQ(test, sdev->handler, c->handler);
+	}
+	/* only the state's value is read: no command goes to the disk meanwhile */
+	saved = sdev->sdev_state;
+	WRITE_ONCE(sdev->sdev_state, c->state);
+	ret = scsi_dh_activate(sdev->request_queue,
+			       c->callback ? scsi_dh_test_activated : NULL, &act);
+	WRITE_ONCE(sdev->sdev_state, saved);
+
+	KUNIT_EXPECT_EQ(test, ret, c->want);
+	KUNIT_EXPECT_EQ(test, act.calls, c->calls);
+	if (c->calls)
+		KUNIT_EXPECT_EQ(test, act.status, c->want);
+	KUNIT_EXPECT_EQ(test, scsi_dh_fake.activated, c->activated);
+	KUNIT_EXPECT_PTR_EQ(test, sdev->handler, c->handler);
+}
+
+/*
+ * A queue of no SCSI device (dm-multipath's path may be any block
+ * device): scsi_device_from_queue() reads only its mq_ops, so a zeroed
+ * one stands for it. No handler attaches, and activation reports
+ * SCSI_DH_NOSYS, to the callback too.
+ */
+static void scsi_dh_not_scsi_test(struct kunit *test)
+{
+	struct request_queue *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	struct scsi_dh_test_activation act = { 0, -1 };
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_EXPECT_EQ(test, scsi_dh_attach(q, "hp_sw"), -ENODEV);
+	KUNIT_EXPECT_EQ(test, scsi_dh_activate(q, scsi_dh_test_activated, &act), SCSI_DH_NOSYS);
+	KUNIT_EXPECT_EQ(test, act.calls, 1);
+	KUNIT_EXPECT_EQ(test, act.status, SCSI_DH_NOSYS);
+	KUNIT_EXPECT_EQ(test, scsi_dh_activate(q, NULL, NULL), SCSI_DH_NOSYS);
+	KUNIT_EXPECT_NULL(test, scsi_dh_attached_handler_name(q, GFP_KERNEL));
+}
+
+/*
  * The seed fix itself: a NULL name. Last in the suite, because without
  * the fix __scsi_dh_lookup() oopses with list_lock held, and every later
  * lookup would spin on it.
@@ -285,6 +540,9 @@ static struct kunit_case scsi_dh_test_cases[] = {
 	KUNIT_CASE(scsi_dh_registered_test),
 	KUNIT_CASE_PARAM(scsi_dh_attach_test, scsi_dh_attach_gen_params),
 	KUNIT_CASE(scsi_dh_attach_states_test),
+	KUNIT_CASE_PARAM(scsi_dh_attach_answer_test, scsi_dh_attach_answers_gen_params),
+	KUNIT_CASE_PARAM(scsi_dh_activation_test, scsi_dh_activations_gen_params),
+	KUNIT_CASE(scsi_dh_not_scsi_test),
 	KUNIT_CASE(scsi_dh_null_name_test),
 	{}
 };
