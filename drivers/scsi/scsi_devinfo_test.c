@@ -51,8 +51,93 @@ static void scsi_devinfo_flags_test(struct kunit *test)
 			    (unsigned long long)got, (unsigned long long)c->want);
 }
 
+/*
+ * scsi_dev_info_list_find() on a list of the case's own (its key is no
+ * SCSI_DEVINFO_*), laid out as scsi_dev_info_list_add_keyed() lays the
+ * entries: "compatible" ones (the static table's, NUL-padded) at the
+ * tail, in order, the others (space-padded, as scsi_mod.dev_flags adds
+ * them) at the head. A compatible entry matches the vendor exactly and
+ * the model as a prefix, both with their spaces around skipped; any
+ * other matches the 8 and 16 bytes as they are. The first match wins.
+ * Vendor and model lie in one buffer, as in the INQUIRY data.
+ */
+#define SCSI_DEVINFO_TEST_KEY	((enum scsi_devinfo_key)0x6b75)
+
+static const struct {
+	int compatible;
+	char *vendor, *model;
+	blist_flags_t flags;
+} scsi_devinfo_test_list[] = {
+	{ 1, "ACME",	"Disk",		BLIST_NOLUN },
+	{ 1, "ACME",	"DiskPro",	BLIST_FORCELUN },	/* "Disk" comes first */
+	{ 0, "RAW",	"Exact",	BLIST_BORKEN },
+	{ 1, "",	"",		BLIST_KEY },		/* no vendor: blanks only */
+};
+
+struct scsi_devinfo_find_case {
+	const char *desc;
+	char inquiry[25];	/* vendor (8 bytes) then model (16) */
+	int key;
+	blist_flags_t want;	/* the entry found, by its flags */
+	int err;		/* or the error */
+};
+
+static const struct scsi_devinfo_find_case scsi_devinfo_find_cases[] = {
+	{ "exact",		"ACME    Disk            ", 1, BLIST_NOLUN },
+	{ "vendor, spaces before", "  ACME  Disk            ", 1, BLIST_NOLUN },
+	{ "model, spaces before", "ACME      Disk          ", 1, BLIST_NOLUN },
+	{ "model, no space after", "ACME    Disk000000000000", 1, BLIST_NOLUN },
+	{ "a longer model: the first prefix", "ACME    DiskPro         ", 1, BLIST_NOLUN },
+	{ "vendor longer",	"ACMEX   Disk            ", 1, 0, -ENOENT },
+	{ "vendor shorter",	"ACM     Disk            ", 1, 0, -ENOENT },
+	{ "vendor, another case", "acme    Disk            ", 1, 0, -ENOENT },
+	{ "model shorter",	"ACME    Dis             ", 1, 0, -ENOENT },
+	{ "model differs",	"ACME    Disc            ", 1, 0, -ENOENT },
+	{ "space padded, exact", "RAW     Exact           ", 1, BLIST_BORKEN },
+	{ "space padded, a space before", " RAW    Exact           ", 1, 0, -ENOENT },
+	{ "space padded, model longer", "RAW     Exact2          ", 1, 0, -ENOENT },
+	{ "space padded, model shorter", "RAW     Exac            ", 1, 0, -ENOENT },
+	{ "blank vendor",	"        anything        ", 1, BLIST_KEY },
+	{ "no such list",	"ACME    Disk            ", 0, 0, -EINVAL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(scsi_devinfo_find, scsi_devinfo_find_cases, desc);
+
+static void scsi_devinfo_test_remove_list(void *unused)
+{
+	scsi_dev_info_remove_list(SCSI_DEVINFO_TEST_KEY);
+}
+
+static void scsi_devinfo_find_test(struct kunit *test)
+{
+	const struct scsi_devinfo_find_case *c = test->param_value;
+	enum scsi_devinfo_key key = c->key ? SCSI_DEVINFO_TEST_KEY : SCSI_DEVINFO_TEST_KEY + 1;
+	struct scsi_dev_info_list *found;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, scsi_dev_info_add_list(SCSI_DEVINFO_TEST_KEY, "kunit"), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, scsi_devinfo_test_remove_list,
+							NULL), 0);
+	for (i = 0; i < ARRAY_SIZE(scsi_devinfo_test_list); i++) {
+		typeof(scsi_devinfo_test_list[0]) *e = &scsi_devinfo_test_list[i];
+
+		KUNIT_ASSERT_EQ(test, scsi_dev_info_list_add_keyed(e->compatible, e->vendor,
+								   e->model, NULL, e->flags,
+								   SCSI_DEVINFO_TEST_KEY), 0);
+	}
+
+	found = scsi_dev_info_list_find(c->inquiry, c->inquiry + 8, key);
+	if (c->err) {
+		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(found), c->err);
+		return;
+	}
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(found), "error %ld", PTR_ERR(found));
+	KUNIT_EXPECT_EQ(test, found->flags, c->want);
+}
+
 static struct kunit_case scsi_devinfo_test_cases[] = {
 	KUNIT_CASE_PARAM(scsi_devinfo_flags_test, scsi_devinfo_gen_params),
+	KUNIT_CASE_PARAM(scsi_devinfo_find_test, scsi_devinfo_find_gen_params),
 	{}
 };
 
