@@ -59,7 +59,8 @@ static void scsi_devinfo_flags_test(struct kunit *test)
  * them) at the head. A compatible entry matches the vendor exactly and
  * the model as a prefix, both with their spaces around skipped; any
  * other matches the 8 and 16 bytes as they are. The first match wins.
- * Vendor and model lie in one buffer, as in the INQUIRY data.
+ * Vendor, model and revision lie in one buffer, as in the INQUIRY data,
+ * and only a space is skipped: not a tab, not past the model.
  */
 #define SCSI_DEVINFO_TEST_KEY	((enum scsi_devinfo_key)0x6b75)
 
@@ -72,11 +73,12 @@ static const struct {
 	{ 1, "ACME",	"DiskPro",	BLIST_FORCELUN },	/* "Disk" comes first */
 	{ 0, "RAW",	"Exact",	BLIST_BORKEN },
 	{ 1, "",	"",		BLIST_KEY },		/* no vendor: blanks only */
+	{ 1, "BLANKM",	"",		BLIST_SINGLELUN },	/* any model */
 };
 
 struct scsi_devinfo_find_case {
 	const char *desc;
-	char inquiry[25];	/* vendor (8 bytes) then model (16) */
+	char inquiry[29];	/* vendor (8 bytes), model (16), revision (4) */
 	int key;
 	blist_flags_t want;	/* the entry found, by its flags */
 	int err;		/* or the error */
@@ -97,7 +99,12 @@ static const struct scsi_devinfo_find_case scsi_devinfo_find_cases[] = {
 	{ "space padded, a space before", " RAW    Exact           ", 1, 0, -ENOENT },
 	{ "space padded, model longer", "RAW     Exact2          ", 1, 0, -ENOENT },
 	{ "space padded, model shorter", "RAW     Exac            ", 1, 0, -ENOENT },
+	{ "vendor, a tab before", "\tACME   Disk            ", 1, 0, -ENOENT },
+	{ "model, a tab before", "ACME    \tDisk           ", 1, 0, -ENOENT },
 	{ "blank vendor",	"        anything        ", 1, BLIST_KEY },
+	{ "blank vendor, model spaced", "          anything      ", 1, BLIST_KEY },
+	{ "blank model, spaced revision", "BLANKM                    01", 1, BLIST_SINGLELUN },
+	{ "blank model, no entry", "ACME                    0001", 1, 0, -ENOENT },
 	{ "no such list",	"ACME    Disk            ", 0, 0, -EINVAL },
 };
 
@@ -127,6 +134,7 @@ static void scsi_devinfo_find_test(struct kunit *test)
 	}
 
 	found = scsi_dev_info_list_find(c->inquiry, c->inquiry + 8, key);
+	KUNIT_ASSERT_NOT_NULL(test, found);
 	if (c->err) {
 		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(found), c->err);
 		return;
