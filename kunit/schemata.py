@@ -44,13 +44,16 @@ import targets
 FLAVOUR = 'mutation'
 # The choice, at the top of each schema file (its uses expand where the
 # file's own includes have brought READ_ONCE() and unlikely()), and the
-# boot parameter, at the end of the first: with no kunit_mutant= (0)
-# every place takes the original.
+# boot parameter, at the end of the first C file (a header would define
+# it in each file that includes it; with headers only, in DEFINE_HOST,
+# which every cell builds): with no kunit_mutant= (0) every place takes
+# the original.
 HEADER = (b'extern unsigned int kunit_mutant;\n'
 	  b'#define ' + schema.CHOOSE.encode() + b'(n) unlikely(READ_ONCE(kunit_mutant) == (n))\n')
 DEFINE = (b'\n#include <linux/moduleparam.h>\n'
 	  b'unsigned int kunit_mutant;\n'
 	  b'core_param(kunit_mutant, kunit_mutant, uint, 0444);\n')
+DEFINE_HOST = 'lib/kunit/test.c'
 EQUIVALENT = os.path.join(common.REPO, 'kunit', 'mutation', 'equivalent')
 
 
@@ -112,6 +115,9 @@ def originals(tree: str, found: List[Tuple[mutagen.Mutant, targets.Target]]) -> 
 		if t.path not in out:
 			with open(os.path.join(tree, t.path), 'rb') as f:
 				out[t.path] = f.read()
+	if not any(p.endswith('.c') for p in out):
+		with open(os.path.join(tree, DEFINE_HOST), 'rb') as f:
+			out[DEFINE_HOST] = f.read()
 	return out
 
 
@@ -127,7 +133,8 @@ def rewrite(texts: Dict[str, bytes], found: List[Tuple[mutagen.Mutant, targets.T
 		else:
 			by_file.setdefault(t.path, []).append((m, t))
 	first = 1
-	for i, path in enumerate(sorted(by_file)):
+	host = min([p for p in by_file if p.endswith('.c')] or [DEFINE_HOST])
+	for path in sorted(by_file):
 		text = texts[path]
 		pairs = by_file[path]
 		s = schema.rewrite(text, [m for m, _ in pairs], first)
@@ -138,7 +145,10 @@ def rewrite(texts: Dict[str, bytes], found: List[Tuple[mutagen.Mutant, targets.T
 				plan.entries.append(Entry(s.numbers[m.id], m, t))
 		first += len(s.numbers)
 		plan.originals[path] = text
-		plan.files[path] = HEADER + s.text + (DEFINE if i == 0 else b'')
+		plan.files[path] = HEADER + s.text + (DEFINE if path == host else b'')
+	if host not in by_file and by_file:
+		plan.originals[host] = texts[host]
+		plan.files[host] = texts[host] + DEFINE
 	plan.entries.sort(key=lambda e: e.number)
 	return plan
 

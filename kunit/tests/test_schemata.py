@@ -84,6 +84,25 @@ class Schemata(unittest.TestCase):
 		self.assertTrue(text.endswith(schemata.DEFINE))
 		self.assertIn('+++ b/lib/c.c', plan.patch())
 
+	def test_the_parameter_is_defined_in_a_c_file_never_in_a_header(self):
+		# in a header, every file that includes it would define it
+		os.makedirs(os.path.join(self.tree, 'include'))
+		os.makedirs(os.path.join(self.tree, 'lib', 'kunit'))
+		with open(os.path.join(self.tree, 'include', 'h.h'), 'w', encoding='utf-8') as f:
+			f.write(CONST_C.replace('int f(', 'static inline int f('))
+		with open(os.path.join(self.tree, schemata.DEFINE_HOST), 'w', encoding='utf-8') as f:
+			f.write('/* KUnit */\n')
+		header = schemata.generate(self.tree, self.tree, [targets.Target('include/h.h', 'f', 'c*')])
+		self.assertTrue(header)
+		plan = schemata.rewrite(schemata.originals(self.tree, header), header, {})
+		self.assertFalse(plan.files['include/h.h'].endswith(schemata.DEFINE))
+		self.assertEqual(plan.files[schemata.DEFINE_HOST], b'/* KUnit */\n' + schemata.DEFINE)
+		self.assertIn('+++ b/' + schemata.DEFINE_HOST, plan.patch())
+		both = header + self.found
+		plan = schemata.rewrite(schemata.originals(self.tree, both), both, {})
+		self.assertTrue(plan.files['lib/c.c'].endswith(schemata.DEFINE))
+		self.assertNotIn(schemata.DEFINE_HOST, plan.files)
+
 	def test_the_choices_gcc_blames_are_left_out_until_it_compiles(self):
 		dropped = {}
 		for _ in range(10):
