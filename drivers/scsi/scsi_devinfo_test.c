@@ -59,8 +59,9 @@ static void scsi_devinfo_flags_test(struct kunit *test)
  * them) at the head. A compatible entry matches the vendor exactly and
  * the model as a prefix, both with their spaces around skipped; any
  * other matches the 8 and 16 bytes as they are. The first match wins.
- * Vendor, model and revision lie in one buffer, as in the INQUIRY data,
- * and only a space is skipped: not a tab, not past the model.
+ * Vendor, model, revision and the vendor specific bytes lie in one
+ * buffer, as in the INQUIRY data, and only a space is skipped: not a
+ * tab, not a NUL, not past the model.
  */
 #define SCSI_DEVINFO_TEST_KEY	((enum scsi_devinfo_key)0x6b75)
 
@@ -74,11 +75,12 @@ static const struct {
 	{ 0, "RAW",	"Exact",	BLIST_BORKEN },
 	{ 1, "",	"",		BLIST_KEY },		/* no vendor: blanks only */
 	{ 1, "BLANKM",	"",		BLIST_SINGLELUN },	/* any model */
+	{ 1, "TRAIL",	"AB ",		BLIST_NOTQ },		/* a space in its model */
 };
 
 struct scsi_devinfo_find_case {
 	const char *desc;
-	char inquiry[29];	/* vendor (8 bytes), model (16), revision (4) */
+	char inquiry[37];	/* vendor (8 bytes), model (16), revision (4), more (8) */
 	int key;
 	blist_flags_t want;	/* the entry found, by its flags */
 	int err;		/* or the error */
@@ -105,6 +107,12 @@ static const struct scsi_devinfo_find_case scsi_devinfo_find_cases[] = {
 	{ "blank vendor, model spaced", "          anything      ", 1, BLIST_KEY },
 	{ "blank model, spaced revision", "BLANKM                    01", 1, BLIST_SINGLELUN },
 	{ "blank model, no entry", "ACME                    0001", 1, 0, -ENOENT },
+	{ "blank model, a model after it", "ACME                        Disk    ", 1, 0, -ENOENT },
+	{ "vendor, a tab after", "ACME\t   Disk            ", 1, 0, -ENOENT },
+	{ "vendor, a NUL after", "ACME\0   Disk            ", 1, 0, -ENOENT },
+	{ "model's space, blanks after", "TRAIL   AB              ", 1, 0, -ENOENT },
+	{ "model's space, a tab after", "TRAIL   AB \t            ", 1, BLIST_NOTQ },
+	{ "model's space, more after", "TRAIL   AB X            ", 1, BLIST_NOTQ },
 	{ "no such list",	"ACME    Disk            ", 0, 0, -EINVAL },
 };
 
