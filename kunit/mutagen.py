@@ -12,7 +12,8 @@ expression or statement inside the function's body:
   true, false
           an if or loop condition forced
   const   an integer literal plus one, minus one, and 0
-  del     a call or an assignment statement removed
+  del     a call or an assignment statement removed (not a check that
+          compiles to nothing in the mutation kernels: NO_CODE)
   ret     a returned value replaced by 0, 1, -1, -EINVAL (a bool's by 0 and
           1, a pointer's by NULL), never by its own value: return OK;
           where OK is 0 gets no 0
@@ -37,6 +38,12 @@ ARITHMETIC = {'+': ('-',), '-': ('+',), '*': ('/',), '/': ('*',), '%': ('*',),
 	      '<<': ('>>',), '>>': ('<<',)}
 RETURNS = ('0', '1', '-1', '-EINVAL')
 VALUES = {'0': 0, '1': 1, '-1': -1, '-EINVAL': -22, 'NULL': 0}	# EINVAL is 22 on Linux
+# Statement macros that compile to nothing in the cells' kernels, where
+# the mutants run: removing one changes no byte of the kernel.
+NO_CODE = {
+	'AA_BUG': 'without CONFIG_SECURITY_APPARMOR_DEBUG_ASSERTS',
+	'lockdep_assert_held': 'without CONFIG_LOCKDEP (the debug leg has it)',
+}
 
 
 @dataclass(frozen=True)
@@ -290,7 +297,9 @@ class _Walk:
 			elif (child.kind == ci.CursorKind.DO_STMT and
 			      not re.match(r'do\b', self.src(child) or 'do')):
 				# a statement macro: do { ... } while (0)
-				self.add('del', child, self.src(child), '(void)0')
+				text = self.src(child)
+				if text.split('(', 1)[0].strip() not in NO_CODE:
+					self.add('del', child, text, '(void)0')
 		if k == ci.CursorKind.BINARY_OPERATOR:
 			self.binary(cur)
 		elif k in (ci.CursorKind.IF_STMT, ci.CursorKind.WHILE_STMT,

@@ -124,6 +124,15 @@ class Operators(unittest.TestCase):
 		self.assertEqual(self.edits('ret', 'yes'), [(46, '1', '0'), (47, 'x > 2', '0'),
 							    (47, 'x > 2', '1')])
 
+	def test_checks_that_compile_to_nothing_are_not_removed(self):
+		path = self.write('macros.c', '#define AA_BUG(x) do { } while (0)\n'
+				  '#define CHECK(x) do { g(x); } while (0)\n'
+				  'int g(int);\n'
+				  'void h(int a)\n{\n\tAA_BUG(a > 1);\n\tCHECK(a);\n}\n')
+		self.assertIn('AA_BUG', mutagen.NO_CODE)
+		self.assertEqual([(m.line, m.original) for m in mutagen.mutants(path, 'h')
+				  if m.operator == 'del'], [(7, 'CHECK(a)')])
+
 	def test_indexes_off_by_one(self):
 		self.assertEqual(self.edits('index'), [(12, 'i', '(i) + 1'), (12, 'i', '(i) - 1')])
 
