@@ -757,8 +757,15 @@ static void tk_live_rtc_smp_on(struct kunit *test)
  * with the time slept already in: the offset of CLOCK_BOOTTIME (mode off)
  * or the time suspended that CLOCK_MONOTONIC counts (mode on) grows by
  * it. Updates of the ticks (interrupts) and of other CPUs are not the
- * injection's.
+ * injection's. Then clock_was_set() brings the hrtimers' copy of the
+ * offsets up to date on every CPU at once (when this CPU's timers are high
+ * resolution or the tick is tickless; else its next tick does): a timer
+ * on CLOCK_BOOTTIME expires by the new time. A tick between the
+ * injection and the read would do it too, so a missing clock_was_set()
+ * shows but most of the time.
  */
+DECLARE_PER_CPU(struct hrtimer_cpu_base, hrtimer_bases);	/* hrtimer.c */
+
 struct tk_live_update {
 	struct notifier_block nb;
 	unsigned int cpu;
@@ -785,10 +792,14 @@ static int tk_live_update_notify(struct notifier_block *nb, unsigned long was_se
 static void tk_live_rtc_update_on(struct kunit *test)
 {
 	struct timespec64 slept = TK_LIVE_SLEPT;
+	struct hrtimer_cpu_base *base;
 	struct tk_live_update *u;
-	struct tk_live b;
+	struct tk_live b, a;
+	ktime_t timer_offs;
+	bool updated;
 
 	tk_live_needs_rtc(test);
+	tk_live_wait_oneshot(test);	/* tickless: clock_was_set() has the hrtimers to update */
 	u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, u);
 	u->nb.notifier_call = tk_live_update_notify;
@@ -797,11 +808,15 @@ static void tk_live_rtc_update_on(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tk_live_cpu_unregister, &u->nb), 0);
 
 	migrate_disable();
+	base = raw_cpu_ptr(&hrtimer_bases);
+	updated = base->hres_active || tick_nohz_active;
 	WRITE_ONCE(u->cpu, smp_processor_id());
 	tk_live_read(&b);
 	tk_live_rtc_resume(&slept);
+	timer_offs = READ_ONCE(base->clock_base[HRTIMER_BASE_BOOTTIME].offset);
 	WRITE_ONCE(u->cpu, UINT_MAX);
 	migrate_enable();
+	tk_live_read(&a);
 
 	KUNIT_EXPECT_TRUE_MSG(test, tk_live_rtc_skipresume(),
 			      "a second RTC would inject the time slept again");
@@ -810,6 +825,11 @@ static void tk_live_rtc_update_on(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, u->was_set, 1);
 	KUNIT_EXPECT_EQ(test, u->slept,
 			ktime_add(ktime_add(b.offs_boot, b.suspended), timespec64_to_ktime(slept)));
+	if (updated)
+		KUNIT_EXPECT_EQ_MSG(test, timer_offs, a.offs_boot,
+				    "the hrtimers' CLOCK_BOOTTIME offset is not the new one");
+	else
+		kunit_info(test, "periodic low resolution tick: its next tick updates the hrtimers");
 }
 
 #define TK_PARAM "monotonic_suspend="
