@@ -108,6 +108,7 @@ static const struct scsi_devinfo_find_case scsi_devinfo_find_cases[] = {
 	{ "blank model, spaced revision", "BLANKM                    01", 1, BLIST_SINGLELUN },
 	{ "blank model, no entry", "ACME                    0001", 1, 0, -ENOENT },
 	{ "blank model, a model after it", "ACME                        Disk    ", 1, 0, -ENOENT },
+	{ "blank model, a model-like revision", "ACME                    Disk", 1, 0, -ENOENT },
 	{ "vendor, a tab after", "ACME\t   Disk            ", 1, 0, -ENOENT },
 	{ "vendor, a NUL after", "ACME\0   Disk            ", 1, 0, -ENOENT },
 	{ "model's space, blanks after", "TRAIL   AB              ", 1, 0, -ENOENT },
