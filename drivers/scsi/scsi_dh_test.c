@@ -133,8 +133,8 @@ static void scsi_dh_module_request_test(struct kunit *test)
 #endif
 
 /*
- * Two handlers of the suite's own, registered while it runs, as a
- * hardware handler module registers its own: "kunit_dh", whose attach
+ * Two handlers of the suite's own, registered by the cases that use them,
+ * as a hardware handler module registers its own: "kunit_dh", whose attach
  * answers what the case asks and whose activate completes at once, and
  * "kunitpassive", which has no activate. Neither name is a prefix of
  * another handler's (__scsi_dh_lookup() compares the handler's length).
@@ -202,37 +202,40 @@ static void scsi_dh_fake_reset(int attach)
 
 static int scsi_dh_test_suite_init(struct kunit_suite *suite)
 {
-	int ret = scsi_register_device_handler(&scsi_dh_fake_handler);
+	int ret = register_trace_console(scsi_dh_test_console, NULL);
 
 	if (ret)
 		return ret;
-	ret = scsi_register_device_handler(&scsi_dh_fake_passive);
-	if (ret)
-		goto out_fake;
-	ret = register_trace_console(scsi_dh_test_console, NULL);
-	if (ret)
-		goto out_passive;
 	ret = scsi_dh_test_modules_init();
 	if (ret)
-		goto out_console;
-	return 0;
-
-out_console:
-	unregister_trace_console(scsi_dh_test_console, NULL);
-out_passive:
-	scsi_unregister_device_handler(&scsi_dh_fake_passive);
-out_fake:
-	scsi_unregister_device_handler(&scsi_dh_fake_handler);
+		unregister_trace_console(scsi_dh_test_console, NULL);
 	return ret;
 }
 
+/* No list_lock here: the NULL name case, last, may leave it held. */
 static void scsi_dh_test_suite_exit(struct kunit_suite *suite)
 {
 	scsi_dh_test_modules_exit();
 	unregister_trace_console(scsi_dh_test_console, NULL);
 	tracepoint_synchronize_unregister();
+}
+
+static void scsi_dh_fake_unregister(void *unused)
+{
 	scsi_unregister_device_handler(&scsi_dh_fake_passive);
 	scsi_unregister_device_handler(&scsi_dh_fake_handler);
+}
+
+/* The case's own handlers, registered until it ends. */
+static void scsi_dh_fake_register(struct kunit *test, int attach)
+{
+	scsi_dh_fake_reset(attach);
+	KUNIT_ASSERT_EQ(test, scsi_register_device_handler(&scsi_dh_fake_handler), 0);
+	if (scsi_register_device_handler(&scsi_dh_fake_passive)) {
+		scsi_unregister_device_handler(&scsi_dh_fake_handler);
+		KUNIT_FAIL_AND_ABORT(test, "cannot register %s", SCSI_DH_FAKE_PASSIVE);
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, scsi_dh_fake_unregister, NULL), 0);
 }
 
 /* The handlers looked up by name are the ones registered, once each. */
@@ -406,8 +409,8 @@ static void scsi_dh_attach_answer_test(struct kunit *test)
 	char code[16];
 
 	KUNIT_ASSERT_NULL(test, sdev->handler);
+	scsi_dh_fake_register(test, c->attach);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, scsi_dh_test_detach, sdev), 0);
-	scsi_dh_fake_reset(c->attach);
 	KUNIT_EXPECT_EQ(test, scsi_dh_attach(sdev->request_queue, SCSI_DH_FAKE), c->want);
 	KUNIT_EXPECT_EQ(test, scsi_dh_fake.attached, 1);
 	KUNIT_EXPECT_PTR_EQ(test, sdev->handler, c->want ? NULL : &scsi_dh_fake_handler);
@@ -479,8 +482,8 @@ static void scsi_dh_activation_test(struct kunit *test)
 	int ret;
 
 	KUNIT_ASSERT_NULL(test, sdev->handler);
+	scsi_dh_fake_register(test, SCSI_DH_OK);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, scsi_dh_test_detach, sdev), 0);
-	scsi_dh_fake_reset(SCSI_DH_OK);
 	if (c->handler) {
 		KUNIT_ASSERT_EQ(test, scsi_dh_attach(sdev->request_queue, c->handler->name), 0);
 		KUNIT_ASSERT_PTR_EQ(test, sdev->handler, c->handler);
