@@ -5,6 +5,9 @@ The standard operators, each a small edit of the source text of one
 expression or statement inside the function's body:
 
   ror     a relational or equality operator replaced by each other one
+          (two pointers' == and != only by each other: the order of
+          pointers to distinct objects is undefined, C11 6.5.8p5, and
+          would pin where the allocator put them)
   aor     an arithmetic operator by another (+ -, * /, % *), a shift by
           the other
   lcr     && and || swapped
@@ -164,6 +167,13 @@ class _Walk:
 				return tok
 		return None
 
+	@staticmethod
+	def pointers(cur) -> bool:
+		"""Both operands of a binary operator are pointers."""
+		kind = _ci().TypeKind.POINTER
+		kids = list(cur.get_children())
+		return len(kids) == 2 and all(k.type.get_canonical().kind == kind for k in kids)
+
 	def binary(self, cur):
 		if self.src(cur) is None:
 			return
@@ -174,7 +184,9 @@ class _Walk:
 		a, b = tok.extent.start.offset, tok.extent.end.offset
 		if self.text[a:b].decode() != op:
 			return
-		if op in RELATIONAL:
+		if op in ('==', '!=') and self.pointers(cur):
+			repl, name = ['!=' if op == '==' else '=='], 'ror'
+		elif op in RELATIONAL:
 			repl, name = [o for o in RELATIONAL if o != op], 'ror'
 		elif op in ARITHMETIC:
 			repl, name = list(ARITHMETIC[op]), 'aor'

@@ -146,7 +146,10 @@ def caught(run: results.Run) -> List[str]:
 	if not run.cases and run.problems:
 		return ['the kernel crashed before any suite reported'] + [p.text for p in run.problems]
 	if run.total().bad():
-		return run.failures() + [p.text for p in run.problems]
+		# The boot ended at the first failed case (runner.kunit_py): the
+		# cases after it were cut off there, the suites after it never ran.
+		return run.failures()[:1] + [p.text for p in run.problems
+					     if p.kind != results.MISSING]
 	return []
 
 

@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -204,16 +205,65 @@ def build_key(k: common.Kernel, a: common.Arch, tree: str, args: List[str]) -> s
 			    [a.cross_compile + 'gcc', a.cross_compile + 'ld', 'gcc', 'ccache'])
 
 
-def kunit_py(tree: str, build: str, args: List[str], what: str, cache: bool = True) -> int:
+# kunit.py's line for a case or a suite that failed: "[hh:mm:ss] ... [FAILED] name"
+FAILED_LINE = re.compile(r'^\[\d\d:\d\d:\d\d\] .*\[FAILED\] ')
+
+
+def kunit_py(tree: str, build: str, args: List[str], what: str, cache: bool = True,
+	     first_failure: bool = False) -> int:
 	"""kunit.py with args in the tree, a progress line while it builds.
-	cache False: no ccache (a kept revert's build, see docs/mutants.md)."""
+	cache False: no ccache (a kept revert's build, see docs/mutants.md).
+	first_failure: a mutant's boot ends at its first failed case (the
+	guest is stopped; kunit.py parses what it printed up to there)."""
 	print(f'{what}: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
 	env = ccache_env(os.environ)
 	if not cache:
 		env['CCACHE_DISABLE'] = '1'
 	with progress.Progress(f'{what}: building', build):
-		return subprocess.run([sys.executable, *args], cwd=tree, env=env,
-				      check=False).returncode
+		if not first_failure:
+			return subprocess.run([sys.executable, *args], cwd=tree, env=env,
+					      check=False).returncode
+		with subprocess.Popen([sys.executable, *args], cwd=tree, env=env, text=True,
+				      stdout=subprocess.PIPE, errors='replace') as proc:
+			stopped = False
+			for line in proc.stdout:
+				sys.stdout.write(line)
+				if not stopped and FAILED_LINE.match(line):
+					stopped = stop_children(proc.pid)
+					if stopped:
+						print(f'{what}: the first failure ends the boot', flush=True)
+			return proc.wait()
+
+
+def children(pid: int) -> List[int]:
+	"""The processes whose parent is @pid."""
+	out = []
+	for entry in os.listdir('/proc'):
+		if not entry.isdigit():
+			continue
+		try:
+			with open(f'/proc/{entry}/stat', encoding='ascii', errors='replace') as f:
+				stat = f.read()
+		except OSError:
+			continue
+		# pid (comm) state ppid ...: comm may hold spaces and parentheses
+		if int(stat[stat.rindex(')') + 2:].split()[1]) == pid:
+			out.append(int(entry))
+	return out
+
+
+def stop_children(pid: int) -> bool:
+	"""SIGTERM to kunit.py's children (the guest's QEMU): kunit.py reads
+	the end of its output, parses it and writes its JSON as after a
+	crash. Whether there was one to stop."""
+	stopped = False
+	for child in children(pid):
+		try:
+			os.kill(child, signal.SIGTERM)
+			stopped = True
+		except ProcessLookupError:
+			pass
+	return stopped
 
 
 def build(k: common.Kernel, a: common.Arch, jobs: int, flavour: str = '') -> int:
@@ -305,7 +355,7 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 		args = [args[0], 'exec'] + [x for x in args[2:] if not x.startswith('--jobs=')]
 	else:
 		stamp.forget(build)
-	rc = kunit_py(tree, build, args, 'run', cache=not mutant)
+	rc = kunit_py(tree, build, args, 'run', cache=not mutant, first_failure=mutant)
 	if args[1] == 'run' and os.path.exists(json_path):
 		stamp.write(build, key)	# it built, and booted
 	# The build dir's log is the last boot's: keep this one's beside its results.

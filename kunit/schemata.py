@@ -12,8 +12,10 @@
               with gcc's message, and the file is rewritten without it
   run         the schema kernel boots once with no mutant, where it must
               give every case the normal cell gave; then once per mutant,
-              kunit_mutant=<n>, with its target's suites: the mutant is
-              killed when a case fails, the kernel crashes or it hangs
+              kunit_mutant=<n> panic=-1, with its target's suites: the
+              mutant is killed when a case fails (the boot ends there),
+              the kernel crashes (a panic ends the boot at once) or it
+              hangs
   report      a table per function, every survivor with its place and
               diff, the closing line; results/mutation-<cell>.json keeps
               the kill matrix
@@ -430,12 +432,14 @@ def boot_mutant(k: common.Kernel, a: common.Arch, cell: Cell, e: Entry,
 	"""One boot of the schema kernel with mutant e, with its target's
 	suites; then each extra boot that runs one of them, while it survives."""
 	name = f'{common.cell(k, a)}-{FLAVOUR}-mutant'
-	arg = f'--kernel_args=kunit_mutant={e.number}'
+	# A panic (a mutant can break what boot needs) ends the boot at once,
+	# as QEMU runs with -no-reboot, instead of waiting out the timeout.
+	args = [f'--kernel_args=kunit_mutant={e.number}', '--kernel_args=panic=-1']
 	timeout = cell.timeout(e.target.suites)
 	ran = 0
 	started = time.monotonic()
 	for b in cell.boots(e.target.suites):
-		extra = [arg] if b else [e.target.suites, arg]
+		extra = args if b else [e.target.suites, *args]
 		runner.run(k, a, jobs, timeout, extra, FLAVOUR, b, name, mutant=True)
 		run = results.load(common.results_dir(), name)
 		why = mutants.caught(run)

@@ -84,6 +84,11 @@ class Operators(unittest.TestCase):
 		self.assertEqual([r for line, o, r in self.edits('ror') if line == 14],
 				 ['!=', '<', '<=', '==', '>='])
 
+	def test_pointers_compared_for_equality_only(self):
+		path = self.write('ptr.c', 'int *q;\nint e(int *a)\n{\n\treturn a != q && a;\n}\n')
+		self.assertEqual([(m.line, m.original, m.replacement) for m in mutagen.mutants(path, 'e')
+				  if m.operator == 'ror'], [(4, '!=', '==')])
+
 	def test_arithmetic_and_shift(self):
 		self.assertEqual(self.edits('aor'), [(10, '+', '-'), (15, '>>', '<<'), (20, '*', '/')])
 

@@ -12,6 +12,7 @@ from helpers import PRISTINE, FakeTreeCase
 import common
 import mutants
 import overlay
+import results
 import runner
 
 MUTANT = """\
@@ -116,6 +117,15 @@ class KeptMutants(unittest.TestCase):
 					    r'^.*6\.1/x\.patch: also in kunit/mutants/ .*; keep one$'):
 			mutants.find(common.kernel('6.1'))
 		self.assertEqual([m.name for m in mutants.find(common.kernel('6.12'))], ['x'])
+
+	def test_caught_by_the_first_failure_only(self):
+		cases = [results.Case(('s', 'a'), results.PASS), results.Case(('s', 'b'), results.FAIL),
+			 results.Case(('s', 'c'), results.FAIL), results.Case(('s', ''), results.ERROR)]
+		problems = [results.Problem(results.MISSING, 't', 'suite t did not report'),
+			    results.Problem(results.REPORT, 's', 'KASAN: slab-out-of-bounds')]
+		run = results.Run('r', results.Meta(), cases, problems)
+		self.assertEqual(mutants.caught(run), ['s.b', 'KASAN: slab-out-of-bounds'])
+		self.assertEqual(mutants.caught(results.Run('r', results.Meta(), cases[:1])), [])
 
 	def test_table_closing_line(self):
 		m = mutants.Mutant('/x/a.patch', 'w', 's', 'g')

@@ -142,6 +142,59 @@ class Stale(unittest.TestCase):
 		self.assertEqual(runner.stale(self.k, self.a), 'its record is of another build')
 
 
+# A stand-in for kunit.py: starts a "guest" that prints its arguments and
+# then would run for a minute, relays its lines, and says how it ended.
+FAKE_GUEST = 'import sys, time\nfor x in sys.argv[1:]:\n\tprint(x, flush=True)\n' \
+	     'time.sleep(60)\nprint("[00:00:09] [PASSED] late", flush=True)\n'
+FAKE_KUNIT = 'import subprocess, sys\n' \
+	     'guest = subprocess.Popen([sys.executable, sys.argv[1], *sys.argv[2:]],\n' \
+	     '\t\t\t stdout=subprocess.PIPE, text=True)\n' \
+	     'for line in guest.stdout:\n\tprint(line, end="", flush=True)\n' \
+	     'print("guest ended", guest.wait(), flush=True)\n'
+
+
+class FirstFailure(unittest.TestCase):
+	"""A mutant's boot ends at its first failed case: kunit.py's guest is
+	stopped, and kunit.py itself ends as after a crash."""
+
+	def run_fake(self, lines):
+		with tempfile.TemporaryDirectory() as tmp:
+			paths = [os.path.join(tmp, x) for x in ('kunit.py', 'guest.py', 'out')]
+			for path, text in zip(paths, (FAKE_KUNIT, FAKE_GUEST)):
+				with open(path, 'w', encoding='utf-8') as f:
+					f.write(text)
+			with open(paths[2], 'w', encoding='utf-8') as f:
+				saved = os.dup(1)
+				os.dup2(f.fileno(), 1)
+				try:
+					rc = runner.kunit_py(tmp, tmp, [paths[0], paths[1], *lines], 'run',
+							     first_failure=True)
+				finally:
+					os.dup2(saved, 1)
+					os.close(saved)
+			with open(paths[2], encoding='utf-8') as f:
+				return rc, f.read()
+
+	def test_failed_case_stops_the_guest(self):
+		rc, out = self.run_fake(['[00:00:01] [PASSED] a', '[00:00:02] [FAILED] b'])
+		self.assertEqual(rc, 0)
+		self.assertIn('[FAILED] b', out)
+		self.assertIn('the first failure ends the boot', out)
+		self.assertIn('guest ended -15', out)
+		self.assertNotIn('late', out)
+
+	def test_expectation_lines_do_not_stop_it(self):
+		self.assertFalse(runner.FAILED_LINE.match('[00:00:01]     # b: EXPECTATION FAILED at x.c:1'))
+		self.assertTrue(runner.FAILED_LINE.match('[00:00:01] ====== [FAILED] suite ======'))
+
+	def test_children_of_a_process(self):
+		proc = subprocess.Popen(['sleep', '30'])
+		self.addCleanup(proc.wait)
+		self.addCleanup(proc.kill)
+		self.assertIn(proc.pid, runner.children(os.getpid()))
+		self.assertNotIn(os.getpid(), runner.children(os.getpid()))
+
+
 def cells():
 	return [(k, a) for k in common.KERNELS.values() for a in common.ARCHES.values()]
 

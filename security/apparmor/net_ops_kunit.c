@@ -477,6 +477,7 @@ struct aa_net_bits_case {
 	u32 allow, audit, quiet;
 	int error;
 	const char *record;
+	enum audit_mode global;		/* apparmor.audit= (AUDIT_NORMAL: 0) */
 };
 
 static const struct aa_net_bits_case aa_net_bits_cases[] = {
@@ -491,9 +492,37 @@ static const struct aa_net_bits_case aa_net_bits_cases[] = {
 	  NET_PERMS_MASK & ~AA_MAY_CONNECT, -EACCES, AA_DENIED },
 	{ "refused, audit and quiet bits: quiet", NET_PERMS_MASK & ~AA_MAY_CONNECT,
 	  AA_MAY_CONNECT, AA_MAY_CONNECT, -EACCES, NULL },
+	/* apparmor.audit= (/sys/module/apparmor/parameters/audit) over the bits */
+	{ "audit=quiet_denied, refused: quiet", NET_PERMS_MASK & ~AA_MAY_CONNECT, 0, 0,
+	  -EACCES, NULL, AUDIT_QUIET_DENIED },
+	{ "audit=quiet_denied, allowed, audit bit: AUDIT", NET_PERMS_MASK, AA_MAY_CONNECT, 0,
+	  0, AA_AUDIT, AUDIT_QUIET_DENIED },
+	{ "audit=quiet, refused: quiet", NET_PERMS_MASK & ~AA_MAY_CONNECT, 0, 0, -EACCES,
+	  NULL, AUDIT_QUIET },
+	{ "audit=quiet, allowed, audit bit: no record", NET_PERMS_MASK, AA_MAY_CONNECT, 0, 0,
+	  NULL, AUDIT_QUIET },
+	{ "audit=noquiet, refused, quiet bit: DENIED", NET_PERMS_MASK & ~AA_MAY_CONNECT, 0,
+	  AA_MAY_CONNECT, -EACCES, AA_DENIED, AUDIT_NOQUIET },
+	{ "audit=noquiet, allowed: no record", NET_PERMS_MASK, 0, 0, 0, NULL, AUDIT_NOQUIET },
+	{ "audit=all, allowed: AUDIT", NET_PERMS_MASK, 0, 0, 0, AA_AUDIT, AUDIT_ALL },
+	{ "audit=all, refused, quiet bit: DENIED", NET_PERMS_MASK & ~AA_MAY_CONNECT, 0,
+	  AA_MAY_CONNECT, -EACCES, AA_DENIED, AUDIT_ALL },
 };
 
 KUNIT_ARRAY_PARAM_DESC(aa_net_bits, aa_net_bits_cases, desc);
+
+static void aa_kunit_audit_mode_restore(void *mode)
+{
+	aa_g_audit = (uintptr_t)mode;
+}
+
+/* apparmor.audit=@mode until the case ends. */
+static void aa_kunit_audit_mode(struct kunit *test, enum audit_mode mode)
+{
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_audit_mode_restore,
+							(void *)(uintptr_t)aa_g_audit), 0);
+	aa_g_audit = mode;
+}
 
 static void aa_net_bits_test(struct kunit *test)
 {
@@ -501,6 +530,7 @@ static void aa_net_bits_test(struct kunit *test)
 	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
 	struct socket *sock = aa_kunit_socket(test, AF_INET, SOCK_STREAM, false);
 
+	aa_kunit_audit_mode(test, t->global);
 	aa_kunit_expect_connect(test, a, aa_kunit_profile_perms(test, t->allow, t->audit, t->quiet),
 				sock, t->error, t->record);
 }
@@ -588,11 +618,251 @@ static void aa_net_accept_label_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs_wait(&profile->label, refs), refs);
 }
 
+/* The permissions a lookup hands aa_apply_modes_to_perms(), each field its own bits. */
+#define AA_IN_AUDIT	0x000000f0
+#define AA_IN_QUIET	0x00000f00
+#define AA_IN_KILL	0x00001000
+#define AA_IN_COMPLAIN	0x00002000
+#define AA_IN_PROMPT	0x00004000
+
+struct aa_modes_case {
+	const char *desc;
+	enum profile_mode mode;
+	enum audit_mode global;		/* apparmor.audit= */
+	enum audit_mode profile;	/* the profile's own: flags=(audit) is AUDIT_ALL */
+	u32 audit, quiet, kill, complain, prompt;	/* what it hands back */
+};
+
+/*
+ * aa_apply_modes_to_perms() (lib.c) for each audit mode, set by the
+ * module parameter or by the profile (the parameter wins unless it is
+ * normal), and each profile mode: the fields it sets, the rest as the
+ * lookup left them.
+ */
+static const struct aa_modes_case aa_modes_cases[] = {
+	{ "enforce, audit normal: as looked up", APPARMOR_ENFORCE, AUDIT_NORMAL, AUDIT_NORMAL,
+	  AA_IN_AUDIT, AA_IN_QUIET, AA_IN_KILL, AA_IN_COMPLAIN, AA_IN_PROMPT },
+	{ "audit=quiet_denied: every refusal quiet", APPARMOR_ENFORCE, AUDIT_QUIET_DENIED,
+	  AUDIT_NORMAL, AA_IN_AUDIT, ALL_PERMS_MASK, AA_IN_KILL, AA_IN_COMPLAIN, AA_IN_PROMPT },
+	{ "audit=quiet: nothing audited, everything quiet", APPARMOR_ENFORCE, AUDIT_QUIET,
+	  AUDIT_NORMAL, 0, ALL_PERMS_MASK, AA_IN_KILL, AA_IN_COMPLAIN, AA_IN_PROMPT },
+	{ "audit=noquiet: nothing quiet", APPARMOR_ENFORCE, AUDIT_NOQUIET, AUDIT_NORMAL,
+	  AA_IN_AUDIT, 0, AA_IN_KILL, AA_IN_COMPLAIN, AA_IN_PROMPT },
+	{ "audit=all: everything audited, nothing quiet", APPARMOR_ENFORCE, AUDIT_ALL,
+	  AUDIT_NORMAL, ALL_PERMS_MASK, 0, AA_IN_KILL, AA_IN_COMPLAIN, AA_IN_PROMPT },
+	{ "profile flags=(audit): everything audited", APPARMOR_ENFORCE, AUDIT_NORMAL, AUDIT_ALL,
+	  ALL_PERMS_MASK, 0, AA_IN_KILL, AA_IN_COMPLAIN, AA_IN_PROMPT },
+	{ "profile quiet: nothing audited", APPARMOR_ENFORCE, AUDIT_NORMAL, AUDIT_QUIET,
+	  0, ALL_PERMS_MASK, AA_IN_KILL, AA_IN_COMPLAIN, AA_IN_PROMPT },
+	{ "audit=noquiet over profile flags=(audit)", APPARMOR_ENFORCE, AUDIT_NOQUIET,
+	  AUDIT_ALL, AA_IN_AUDIT, 0, AA_IN_KILL, AA_IN_COMPLAIN, AA_IN_PROMPT },
+	{ "complain: every permission complains", APPARMOR_COMPLAIN, AUDIT_NORMAL, AUDIT_NORMAL,
+	  AA_IN_AUDIT, AA_IN_QUIET, AA_IN_KILL, ALL_PERMS_MASK, AA_IN_PROMPT },
+	{ "kill: every permission kills", APPARMOR_KILL, AUDIT_NORMAL, AUDIT_NORMAL,
+	  AA_IN_AUDIT, AA_IN_QUIET, ALL_PERMS_MASK, AA_IN_COMPLAIN, AA_IN_PROMPT },
+#ifdef USER_MODE
+	{ "user: every permission prompts", APPARMOR_USER, AUDIT_NORMAL, AUDIT_NORMAL,
+	  AA_IN_AUDIT, AA_IN_QUIET, AA_IN_KILL, AA_IN_COMPLAIN, ALL_PERMS_MASK },
+#endif
+	{ "unconfined: no mode bits", APPARMOR_UNCONFINED, AUDIT_NORMAL, AUDIT_NORMAL,
+	  AA_IN_AUDIT, AA_IN_QUIET, AA_IN_KILL, AA_IN_COMPLAIN, AA_IN_PROMPT },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_modes, aa_modes_cases, desc);
+
+static void aa_modes_test(struct kunit *test)
+{
+	const struct aa_modes_case *t = test->param_value;
+	struct aa_perms in, want, got;
+	struct aa_profile *profile;
+
+	profile = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				   "net_inet_stream");
+	profile->mode = t->mode;
+	profile->audit = t->profile;
+	aa_kunit_audit_mode(test, t->global);
+
+	memset(&in, 0x5a, sizeof(in));
+	in.audit = AA_IN_AUDIT;
+	in.quiet = AA_IN_QUIET;
+	in.kill = AA_IN_KILL;
+	in.complain = AA_IN_COMPLAIN;
+	in.prompt = AA_IN_PROMPT;
+	got = in;
+	aa_apply_modes_to_perms(profile, &got);
+
+	KUNIT_EXPECT_EQ(test, got.audit, t->audit);
+	KUNIT_EXPECT_EQ(test, got.quiet, t->quiet);
+	KUNIT_EXPECT_EQ(test, got.kill, t->kill);
+	KUNIT_EXPECT_EQ(test, got.complain, t->complain);
+	KUNIT_EXPECT_EQ(test, got.prompt, t->prompt);
+	want = in;
+	want.audit = t->audit;
+	want.quiet = t->quiet;
+	want.kill = t->kill;
+	want.complain = t->complain;
+	want.prompt = t->prompt;
+	KUNIT_EXPECT_MEMEQ_MSG(test, &got, &want, sizeof(got), "a field it does not set changed");
+}
+
+/* The audit data of a net request, as 6.12 (v6.7) and 6.1 keep it. */
+#ifdef aad_of_va
+#define AA_KUNIT_AD(name)	(&(name))
+#else
+#define AA_KUNIT_AD(name)	aad(&(name))
+#endif
+
+struct aa_net_record_case {
+	const char *desc;
+	u16 family;
+	int type;
+	int protocol;
+	u32 request, denied;
+	bool peer;
+	const char *family_name, *type_name;	/* the record's, unquoted */
+	const char *requested, *denied_mask;	/* NULL: no such field */
+};
+
+/*
+ * The net fields of an AppArmor record (audit_net_cb(), net.c): the
+ * names of net_names.h, which the Makefile generates from
+ * include/linux/socket.h and net.h (types 0 and 7 to 9 have none), the
+ * net permissions of the request and of the refusal by the names of
+ * net_mask_names, and the peer's label. Only the net permissions are
+ * named: a request or refusal of none has no mask field.
+ */
+static const struct aa_net_record_case aa_net_record_cases[] = {
+	{ "inet stream tcp, connect refused", AF_INET, SOCK_STREAM, IPPROTO_TCP,
+	  AA_MAY_CONNECT, AA_MAY_CONNECT, false, "inet", "stream", "connect", "connect" },
+	{ "unspec (first family), type 0 (no name)", AF_UNSPEC, 0, 0, AA_MAY_CREATE,
+	  AA_MAY_CREATE, false, "unspec", "unknown(0)", "create", "create" },
+	{ "mctp (last family), packet (10, last type)", AF_MCTP, SOCK_PACKET, 1,
+	  AA_MAY_CREATE, AA_MAY_CREATE, false, "mctp", "packet", "create", "create" },
+	{ "inet6 dccp (6, before the types with no name)", AF_INET6, SOCK_DCCP, IPPROTO_DCCP,
+	  AA_MAY_BIND, AA_MAY_BIND, false, "inet6", "dccp", "bind", "bind" },
+	{ "type 7: no name", AF_INET, 7, 0, AA_MAY_CREATE, AA_MAY_CREATE, false, "inet",
+	  "unknown(7)", "create", "create" },
+	{ "type 9: no name, the last before packet", AF_UNIX, 9, 0, AA_MAY_CREATE,
+	  AA_MAY_CREATE, false, "unix", "unknown(9)", "create", "create" },
+	{ "decnet (the mixed-case family) seqpacket", AF_DECnet, SOCK_SEQPACKET, 0,
+	  AA_MAY_LISTEN, AA_MAY_LISTEN, false, "decnet", "seqpacket", "listen", "listen" },
+	{ "two asked, one refused", AF_INET, SOCK_DGRAM, IPPROTO_UDP,
+	  AA_MAY_SEND | AA_MAY_CONNECT, AA_MAY_CONNECT, false, "inet", "dgram", "send connect",
+	  "connect" },
+	{ "nothing refused: no denied_mask", AF_INET, SOCK_DGRAM, IPPROTO_UDP, AA_MAY_SEND, 0,
+	  false, "inet", "dgram", "send", NULL },
+	{ "no net permission asked: no masks", AF_INET, SOCK_STREAM, IPPROTO_TCP, AA_MAY_EXEC,
+	  AA_MAY_EXEC, false, "inet", "stream", NULL, NULL },
+	{ "no net permission refused: no denied_mask", AF_INET, SOCK_STREAM, IPPROTO_TCP,
+	  AA_MAY_CONNECT | AA_MAY_EXEC, AA_MAY_EXEC, false, "inet", "stream", "connect", NULL },
+	{ "a peer: peer= its label", AF_INET, SOCK_STREAM, IPPROTO_TCP, AA_MAY_CONNECT,
+	  AA_MAY_CONNECT, true, "inet", "stream", "connect", "connect" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_net_record, aa_net_record_cases, desc);
+
+static void aa_kunit_expect_mask(struct kunit *test, const char *rec, const char *key,
+				 const char *mask)
+{
+	if (mask)
+		aa_kunit_expect_field(test, rec, key, "\"%s\"", mask);
+	else
+		aa_kunit_expect_no_field(test, rec, key);
+}
+
+static void aa_net_record_test(struct kunit *test)
+{
+	const struct aa_net_record_case *t = test->param_value;
+	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
+	struct aa_profile *profile, *peer;
+	DEFINE_AUDIT_NET(ad, OP_CONNECT, NULL, t->family, t->type, t->protocol);
+
+	profile = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				   "net_inet_stream");
+	peer = aa_kunit_profile(test, net_audit_blob, sizeof(net_audit_blob), "net_audit");
+	AA_KUNIT_AD(ad)->request = t->request;
+	AA_KUNIT_AD(ad)->denied = t->denied;
+	AA_KUNIT_AD(ad)->error = -EACCES;
+	if (t->peer)
+		AA_KUNIT_AD(ad)->peer = &peer->label;
+
+	aa_kunit_audit_read(test, a);
+	KUNIT_EXPECT_EQ(test, aa_audit(AUDIT_APPARMOR_DENIED, profile, &ad, audit_net_cb),
+			-EACCES);
+	KUNIT_ASSERT_EQ(test, aa_kunit_audit_read(test, a), 1);
+	aa_kunit_expect_field(test, a->rec, "operation", "\"connect\"");
+	aa_kunit_expect_field(test, a->rec, "family", "\"%s\"", t->family_name);
+	aa_kunit_expect_field(test, a->rec, "sock_type", "\"%s\"", t->type_name);
+	aa_kunit_expect_field(test, a->rec, "protocol", "%d", t->protocol);
+	aa_kunit_expect_mask(test, a->rec, "requested_mask", t->requested);
+	aa_kunit_expect_mask(test, a->rec, "denied_mask", t->denied_mask);
+	aa_kunit_expect_mask(test, a->rec, "peer", t->peer ? "net_audit" : NULL);
+}
+
+/* @old replaced by @new, as aa_replace_profiles() does for a loaded profile. */
+static void aa_kunit_replace(struct aa_profile *old, struct aa_profile *new)
+{
+	struct aa_labelset *ls = labels_set(&old->label);
+	unsigned long flags;
+
+	write_lock_irqsave(&ls->lock, flags);
+	__aa_proxy_redirect(&old->label, &new->label);
+	write_unlock_irqrestore(&ls->lock, flags);
+}
+
+/*
+ * A task whose profile is replaced is mediated by the replacement from
+ * its next socket operation on: the hooks follow the stale label to the
+ * newest (begin_current_label_crit_section()) and drop the reference
+ * they took for that, even when they cannot update the task's cred (here
+ * overridden, as in an io_uring worker or an NFS server); a socket it
+ * creates carries the replacement's label.
+ */
+static void aa_net_replaced_test(struct kunit *test)
+{
+	struct socket *dgram = aa_kunit_socket(test, AF_INET, SOCK_DGRAM, false);
+	int before, after, again, create, made;
+	struct aa_profile *stream, *deny6;
+	unsigned int refs, refs_after;
+	struct socket *sock = NULL;
+	const struct cred *old;
+
+	stream = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				  "net_inet_stream");
+	deny6 = aa_kunit_profile(test, net_deny_inet6_blob, sizeof(net_deny_inet6_blob),
+				 "net_deny_inet6");
+
+	old = aa_kunit_confine(test, stream);
+	before = aa_kunit_op_connect(dgram);
+	aa_kunit_replace(stream, deny6);
+	refs = aa_kunit_label_refs(&deny6->label);
+	after = aa_kunit_op_connect(dgram);
+	again = aa_kunit_op_sendmsg(dgram);
+	create = security_socket_create(AF_INET, SOCK_DGRAM, 0, 0);
+	refs_after = aa_kunit_label_refs(&deny6->label);
+	made = sock_create(AF_INET, SOCK_DGRAM, 0, &sock);
+	aa_kunit_unconfine(old);
+
+	KUNIT_EXPECT_EQ_MSG(test, before, -EACCES, "net_inet_stream refuses inet dgram");
+	KUNIT_EXPECT_EQ_MSG(test, after, 0, "net_deny_inet6 allows inet dgram");
+	KUNIT_EXPECT_EQ(test, again, 0);
+	KUNIT_EXPECT_EQ(test, create, 0);
+	KUNIT_EXPECT_EQ_MSG(test, refs_after, refs, "a hook kept a reference");
+	KUNIT_ASSERT_EQ(test, made, 0);
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(sock->sk)->label, &deny6->label);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs(&deny6->label), refs + 1);
+	sock_release(sock);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs_wait(&deny6->label, refs), refs);
+}
+
 static struct kunit_case aa_net_ops_cases[] = {
 	KUNIT_CASE_PARAM(aa_net_op_test, aa_net_op_gen_params),
 	KUNIT_CASE_PARAM(aa_net_mode_test, aa_net_mode_gen_params),
 	KUNIT_CASE_PARAM(aa_net_bits_test, aa_net_bits_gen_params),
 	KUNIT_CASE(aa_net_accept_label_test),
+	KUNIT_CASE_PARAM(aa_modes_test, aa_modes_gen_params),
+	KUNIT_CASE_PARAM(aa_net_record_test, aa_net_record_gen_params),
+	KUNIT_CASE(aa_net_replaced_test),
 	{}
 };
 
