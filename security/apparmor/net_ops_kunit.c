@@ -855,6 +855,169 @@ static void aa_net_replaced_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs_wait(&deny6->label, refs), refs);
 }
 
+struct aa_net_fastopen_case {
+	const char *desc;
+	u16 family;
+	int type;
+	u16 protocol;		/* sk_protocol during the call; 0: the socket's own */
+	unsigned int flags;	/* msg_flags */
+	bool name;		/* a destination address */
+	bool connect;		/* the implicit connect is mediated too */
+};
+
+/*
+ * Which sendmsg() apparmor_socket_sendmsg() also mediates as a connect:
+ * MSG_FASTOPEN with a destination on a TCP or MPTCP socket, v4 or v6.
+ * MPTCP, which no cell builds, and SCTP are stood in for by a TCP
+ * socket whose sk_protocol is theirs for the call: the hook reads only
+ * sk_family, sk_type and sk_protocol. IPPROTO_MPTCP (262) is the highest
+ * protocol number, SOCK_STREAM (1) the lowest type.
+ */
+static const struct aa_net_fastopen_case aa_net_fastopen_cases[] = {
+	{ "tcp, MSG_FASTOPEN to an address: connect", AF_INET, SOCK_STREAM, 0, MSG_FASTOPEN,
+	  true, true },
+	{ "tcp6, MSG_FASTOPEN to an address: connect", AF_INET6, SOCK_STREAM, 0, MSG_FASTOPEN,
+	  true, true },
+	{ "tcp, to an address without MSG_FASTOPEN: send only", AF_INET, SOCK_STREAM, 0, 0, true,
+	  false },
+	{ "tcp, MSG_FASTOPEN without an address: send only", AF_INET, SOCK_STREAM, 0,
+	  MSG_FASTOPEN, false, false },
+	{ "mptcp, MSG_FASTOPEN to an address: connect", AF_INET, SOCK_STREAM, IPPROTO_MPTCP,
+	  MSG_FASTOPEN, true, true },
+	{ "mptcp6, MSG_FASTOPEN to an address: connect", AF_INET6, SOCK_STREAM, IPPROTO_MPTCP,
+	  MSG_FASTOPEN, true, true },
+	{ "mptcp, without MSG_FASTOPEN: send only", AF_INET, SOCK_STREAM, IPPROTO_MPTCP, 0, true,
+	  false },
+	{ "sctp stream (132, below mptcp): send only", AF_INET, SOCK_STREAM, IPPROTO_SCTP,
+	  MSG_FASTOPEN, true, false },
+	{ "udp, MSG_FASTOPEN to an address: send only", AF_INET, SOCK_DGRAM, 0, MSG_FASTOPEN,
+	  true, false },
+	{ "inet dgram with the mptcp protocol: send only", AF_INET, SOCK_DGRAM, IPPROTO_MPTCP,
+	  MSG_FASTOPEN, true, false },
+	{ "netlink with the mptcp protocol: send only", AF_NETLINK, SOCK_RAW, IPPROTO_MPTCP,
+	  MSG_FASTOPEN, true, false },
+	{ "netlink, MSG_FASTOPEN to an address: send only", AF_NETLINK, SOCK_RAW, 0,
+	  MSG_FASTOPEN, true, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_net_fastopen, aa_net_fastopen_cases, desc);
+
+/*
+ * Under a profile in complain mode that has no network rule, each
+ * permission asked is allowed and leaves an ALLOWED record: the send's,
+ * and the connect's after it when the hook mediates one.
+ */
+static void aa_net_fastopen_test(struct kunit *test)
+{
+	const struct aa_net_fastopen_case *t = test->param_value;
+	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
+	struct socket *sock = aa_kunit_socket(test, t->family, t->type, false);
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(7),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct msghdr msg = { .msg_flags = t->flags };
+	u16 protocol = sock->sk->sk_protocol;
+	struct aa_profile *profile;
+	const struct cred *old;
+	int err;
+
+	profile = aa_kunit_profile(test, net_none_blob, sizeof(net_none_blob), "net_none");
+	profile->mode = APPARMOR_COMPLAIN;
+	if (t->name) {
+		msg.msg_name = &sin;
+		msg.msg_namelen = sizeof(sin);
+	}
+	aa_kunit_audit_read(test, a);
+	if (t->protocol)
+		sock->sk->sk_protocol = t->protocol;
+	old = aa_kunit_confine(test, profile);
+	err = security_socket_sendmsg(sock, &msg, 1);
+	aa_kunit_unconfine(old);
+	sock->sk->sk_protocol = protocol;
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), t->connect ? 2 : 1);
+	aa_kunit_expect_field(test, a->rec, "apparmor", "%s", AA_ALLOWED);
+	aa_kunit_expect_field(test, a->rec, "operation", "\"%s\"",
+			      t->connect ? OP_CONNECT : OP_SENDMSG);
+}
+
+/* @sock's label and peer replaced by @label and @peer (may be NULL). */
+static void aa_kunit_sock_labels(struct socket *sock, struct aa_label *label,
+				 struct aa_label *peer)
+{
+	struct aa_sk_ctx *ctx = aa_sock(sock->sk);
+
+	aa_put_label(ctx->label);
+	ctx->label = aa_get_label(label);
+	aa_put_label(ctx->peer);
+	ctx->peer = aa_get_label(peer);
+}
+
+/*
+ * The hooks that label a sock that exists already: security_sk_clone()
+ * gives it the label and peer of the sock it is cloned from, each with a
+ * reference of its own, and drops what it had (TIPC's accept clones onto
+ * a socket the hooks have seen); security_socket_post_create() gives it
+ * the creating task's label and drops the one it had; security_sock_graft()
+ * labels it with the grafting task's label only when it has none.
+ */
+static void aa_net_relabel_test(struct kunit *test)
+{
+	struct socket *parent = aa_kunit_socket(test, AF_INET, SOCK_STREAM, false);
+	struct socket *sock = aa_kunit_socket(test, AF_INET, SOCK_STREAM, false);
+	struct aa_profile *p[3];
+	struct aa_label *l[3];
+	unsigned int refs[3];
+	const struct cred *old;
+	int i, err;
+
+	p[0] = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				"net_inet_stream");
+	p[1] = aa_kunit_profile(test, net_deny_inet6_blob, sizeof(net_deny_inet6_blob),
+				"net_deny_inet6");
+	p[2] = aa_kunit_profile(test, net_audit_blob, sizeof(net_audit_blob), "net_audit");
+	for (i = 0; i < 3; i++) {
+		l[i] = &p[i]->label;
+		refs[i] = aa_kunit_label_refs(l[i]);
+	}
+
+	aa_kunit_sock_labels(parent, l[0], l[1]);
+	aa_kunit_sock_labels(sock, l[2], l[2]);
+	security_sk_clone(parent->sk, sock->sk);
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(sock->sk)->label, l[0]);
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(sock->sk)->peer, l[1]);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs(l[0]), refs[0] + 2);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs(l[1]), refs[1] + 2);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs(l[2]), refs[2]);
+
+	/* cloned from a sock with no peer, it has none */
+	aa_kunit_sock_labels(parent, l[0], NULL);
+	security_sk_clone(parent->sk, sock->sk);
+	KUNIT_EXPECT_NULL(test, aa_sock(sock->sk)->peer);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs(l[1]), refs[1]);
+
+	old = aa_kunit_confine(test, p[2]);
+	err = security_socket_post_create(sock, AF_INET, SOCK_STREAM, 0, 0);
+	security_sock_graft(sock->sk, sock);
+	aa_kunit_unconfine(old);
+	rcu_barrier();		/* the override's cred and its label reference */
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(sock->sk)->label, l[2]);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs(l[0]), refs[0] + 1);
+
+	aa_kunit_sock_labels(sock, NULL, NULL);
+	old = aa_kunit_confine(test, p[1]);
+	security_sock_graft(sock->sk, sock);
+	aa_kunit_unconfine(old);
+	rcu_barrier();
+	KUNIT_EXPECT_PTR_EQ(test, aa_sock(sock->sk)->label, l[1]);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs(l[1]), refs[1] + 1);
+	KUNIT_EXPECT_EQ(test, aa_kunit_label_refs(l[2]), refs[2]);
+}
+
 static struct kunit_case aa_net_ops_cases[] = {
 	KUNIT_CASE_PARAM(aa_net_op_test, aa_net_op_gen_params),
 	KUNIT_CASE_PARAM(aa_net_mode_test, aa_net_mode_gen_params),
@@ -863,6 +1026,8 @@ static struct kunit_case aa_net_ops_cases[] = {
 	KUNIT_CASE_PARAM(aa_modes_test, aa_modes_gen_params),
 	KUNIT_CASE_PARAM(aa_net_record_test, aa_net_record_gen_params),
 	KUNIT_CASE(aa_net_replaced_test),
+	KUNIT_CASE_PARAM(aa_net_fastopen_test, aa_net_fastopen_gen_params),
+	KUNIT_CASE(aa_net_relabel_test),
 	{}
 };
 
