@@ -1385,6 +1385,7 @@ static void aa_unpack_fail_nth_test(struct kunit *test)
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
 
 #include "net_ops_kunit.c"
+#include "net_load_kunit.c"
 
 static struct kunit_case aa_net_names_cases[] = {
 	KUNIT_CASE_PARAM(aa_family_name_test, aa_family_gen_params),

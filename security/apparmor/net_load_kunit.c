@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for what aa_unpack() (policy_unpack.c) makes of a load
+ * besides each profile's rules: the version header of each profile of a
+ * blob (verify_header()) and the records it audits, the namespace it
+ * hands back, and what the module parameters a user sets do to a load:
+ * the policy hashes (apparmor.hash_policy) and the copy of the blob that
+ * apparmorfs serves (apparmor.export_binary,
+ * apparmor.rawdata_compression_level).
+ *
+ * Included at the end of net_kunit.c, after net_ops_kunit.c, whose
+ * policy and audit helpers it uses.
+ */
+
+#include <crypto/hash.h>
+#include <crypto/sha1.h>
+#include <crypto/sha2.h>
+#include <linux/vmalloc.h>
+#include <linux/zstd.h>
+
+#include "include/crypto.h"
+
+/* The header apparmor_parser writes first: the name "version", a u32. */
+#define AA_KUNIT_HEADER		16
+#define AA_KUNIT_VERSION	12	/* where its le32 value is */
+
+/* The module parameters a load reads (lsm.c). */
+struct aa_kunit_load_params {
+	bool hash;		/* apparmor.hash_policy */
+	bool export;		/* apparmor.export_binary */
+	int level;		/* apparmor.rawdata_compression_level */
+};
+
+static void aa_kunit_load_params_set(const struct aa_kunit_load_params *p)
+{
+	aa_g_hash_policy = p->hash;
+	aa_g_export_binary = p->export;
+	aa_g_rawdata_compression_level = p->level;
+}
+
+static void aa_kunit_load_params_restore(void *saved)
+{
+	aa_kunit_load_params_set(saved);
+}
+
+/* The parameters @p until the case ends; the level as booted if @keep_level. */
+static void aa_kunit_load_params(struct kunit *test, const struct aa_kunit_load_params *p,
+				 bool keep_level)
+{
+	struct aa_kunit_load_params *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+	struct aa_kunit_load_params set = *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	saved->hash = aa_g_hash_policy;
+	saved->export = aa_g_export_binary;
+	saved->level = aa_g_rawdata_compression_level;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_load_params_restore, saved),
+			0);
+	if (keep_level)
+		set.level = saved->level;
+	aa_kunit_load_params_set(&set);
+}
+
+/*
+ * @len bytes at @src decompress to the @size bytes of @want: zstd on 6.12
+ * (v6.2, with AA_DEFAULT_CLEVEL), which decompress_zstd() of apparmorfs.c
+ * reads back; 6.1 deflates, and is held to a smaller size only.
+ */
+static void aa_kunit_expect_unpacks_to(struct kunit *test, const void *src, size_t len,
+				       const u8 *want, size_t size)
+{
+#ifdef AA_DEFAULT_CLEVEL
+	size_t wksp_len = zstd_dctx_workspace_bound();
+	void *wksp = kvzalloc(wksp_len, GFP_KERNEL);
+	u8 *out = vzalloc(size);
+	size_t got = 0;
+	zstd_dctx *ctx;
+
+	if (out && wksp) {
+		ctx = zstd_init_dctx(wksp, wksp_len);
+		got = ctx ? zstd_decompress_dctx(ctx, out, size, src, len) : 0;
+	}
+	kvfree(wksp);
+	if (!out)
+		KUNIT_FAIL(test, "no room to decompress into");
+	else if (zstd_is_error(got))
+		KUNIT_FAIL(test, "zstd: %s", zstd_get_error_name(got));
+	else if (got != size || memcmp(out, want, size))
+		KUNIT_FAIL(test, "%zu bytes decompress to %zu, not the %zu loaded", len, got, size);
+	vfree(out);
+#endif
+}
+
+/*
+ * The policy hash of @len bytes at @data, through the crypto API as
+ * apparmor_tfm is: SHA-256 on 6.12, SHA-1 on 6.1 (crypto.c), told apart
+ * by aa_hash_size().
+ */
+static void aa_kunit_hash(struct kunit *test, const u8 *data, size_t len, u8 *out)
+{
+	const char *alg = aa_hash_size() == SHA1_DIGEST_SIZE ? "sha1" : "sha256";
+	struct crypto_shash *tfm = crypto_alloc_shash(alg, 0, 0);
+	int err;
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(tfm), "%s: %ld", alg, PTR_ERR(tfm));
+	KUNIT_ASSERT_EQ(test, crypto_shash_digestsize(tfm), aa_hash_size());
+	err = crypto_shash_tfm_digest(tfm, data, len, out);
+	crypto_free_shash(tfm);
+	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
+static void aa_kunit_vfree(void *p)
+{
+	vfree(p);
+}
+
+/* @copies of net_inet_stream, the first with its header, the rest without. */
+static u8 *aa_kunit_many(struct kunit *test, unsigned int copies, size_t *size)
+{
+	const size_t body = sizeof(net_inet_stream_blob) - AA_KUNIT_HEADER;
+	unsigned int i;
+	u8 *blob;
+
+	*size = AA_KUNIT_HEADER + copies * body;
+	blob = vzalloc(*size);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_vfree, blob), 0);
+	memcpy(blob, net_inet_stream_blob, AA_KUNIT_HEADER);
+	for (i = 0; i < copies; i++)
+		memcpy(blob + AA_KUNIT_HEADER + i * body, net_inet_stream_blob + AA_KUNIT_HEADER,
+		       body);
+	return blob;
+}
+
+struct aa_load_params_case {
+	const char *desc;
+	struct aa_kunit_load_params params;
+	bool booted_level;	/* the level as booted, not .level */
+	unsigned int copies;	/* of net_inet_stream's profile in the blob */
+};
+
+/*
+ * One load under each value a user can give the load parameters. The
+ * profile's hash is that of its ABI version (le32) and of its bytes
+ * after the header, the load's of the whole blob, each only with
+ * hash_policy; export_binary keeps a copy of the blob, compressed at
+ * any level but 0 (negative levels are zstd's fast ones). 4000 profiles
+ * (4.3 MB) take compress_zstd()'s staging buffer past KMALLOC_MAX_SIZE
+ * (4 MB on x86_64 and arm64), into vmalloc.
+ */
+static const struct aa_load_params_case aa_load_params_cases[] = {
+	{ "as booted: hashed, compressed", { true, true }, true, 1 },
+	{ "hash_policy=0: no hash", { false, true }, true, 1 },
+	{ "export_binary=0: no copy", { true, false }, true, 1 },
+	{ "rawdata_compression_level=0: kept as it is", { true, true, 0 }, false, 1 },
+	{ "rawdata_compression_level=1", { true, true, 1 }, false, 1 },
+	{ "rawdata_compression_level=9", { true, true, 9 }, false, 1 },
+	{ "rawdata_compression_level=-1", { true, true, -1 }, false, 1 },
+	{ "all off", { false, false, 0 }, false, 1 },
+	{ "two profiles: each hashed", { true, true }, true, 2 },
+	{ "4000 profiles: a staging buffer past kmalloc", { true, true }, true, 4000 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_load_params, aa_load_params_cases, desc);
+
+static void aa_load_params_test(struct kunit *test)
+{
+	const struct aa_load_params_case *t = test->param_value;
+	const size_t body = sizeof(net_inet_stream_blob) - AA_KUNIT_HEADER;
+	u8 digest[SHA256_DIGEST_SIZE], *blob, *hashed;
+	struct aa_kunit_policy *p;
+	struct aa_load_ent *ent;
+	unsigned int n = 0;
+	size_t size;
+
+	aa_kunit_load_params(test, &t->params, t->booted_level);
+	blob = aa_kunit_many(test, t->copies, &size);
+	p = aa_kunit_policy(test, blob, size);
+	KUNIT_ASSERT_EQ(test, aa_kunit_unpack(p), 0);
+	KUNIT_EXPECT_EQ(test, list_count_nodes(&p->ents), t->copies);
+
+	hashed = kunit_kzalloc(test, 4 + body, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hashed);
+	memcpy(hashed, net_inet_stream_blob + AA_KUNIT_VERSION, 4);
+	memcpy(hashed + 4, net_inet_stream_blob + AA_KUNIT_HEADER, body);
+	aa_kunit_hash(test, hashed, 4 + body, digest);
+	list_for_each_entry(ent, &p->ents, list) {
+		if (!t->params.hash) {
+			KUNIT_EXPECT_NULL(test, ent->new->hash);
+		} else if (n++ < 2) {
+			KUNIT_ASSERT_NOT_NULL(test, ent->new->hash);
+			KUNIT_EXPECT_MEMEQ(test, ent->new->hash, digest, aa_hash_size());
+		}
+	}
+	if (t->params.hash) {
+		aa_kunit_hash(test, blob, size, digest);
+		KUNIT_ASSERT_NOT_NULL(test, p->udata.hash);
+		KUNIT_EXPECT_MEMEQ(test, p->udata.hash, digest, aa_hash_size());
+	} else {
+		KUNIT_EXPECT_NULL(test, p->udata.hash);
+	}
+
+	KUNIT_EXPECT_EQ(test, p->udata.size, size);
+	if (!t->params.export) {
+		KUNIT_EXPECT_EQ(test, p->udata.compressed_size, 0);
+		KUNIT_EXPECT_MEMEQ(test, p->udata.data, blob, size);
+	} else if (!aa_g_rawdata_compression_level) {
+		KUNIT_EXPECT_EQ(test, p->udata.compressed_size, size);
+		KUNIT_EXPECT_MEMEQ(test, p->udata.data, blob, size);
+	} else {
+		KUNIT_EXPECT_GT(test, p->udata.compressed_size, 0);
+		KUNIT_EXPECT_LT(test, p->udata.compressed_size, size);
+		aa_kunit_expect_unpacks_to(test, p->udata.data, p->udata.compressed_size, blob,
+					   size);
+	}
+}
+
+/* The parts a blob of the headers table is made of. */
+enum aa_kunit_part {
+	AA_PART_NONE,
+	AA_PART_WHOLE,		/* the profile with its header */
+	AA_PART_BODY,		/* without it */
+	AA_PART_CUT,		/* with it, cut short in its rules */
+	AA_PART_NS_EMPTY,	/* net_ns_a, its header naming the namespace "" */
+};
+
+struct aa_load_header_case {
+	const char *desc;
+	enum aa_kunit_part first, second;	/* net_inet_stream, net_deny_inet6 */
+	int error;
+	unsigned int profiles;
+	const char *info;	/* the one STATUS record's info=, or NULL: none */
+};
+
+/*
+ * The first profile of a blob must have a version header; a later one
+ * may leave it out, and then takes the version before it. Every refusal
+ * frees the profiles unpacked before it and is audited with why.
+ */
+static const struct aa_load_header_case aa_load_header_cases[] = {
+	{ "one profile with its header", AA_PART_WHOLE, AA_PART_NONE, 0, 1, NULL },
+	{ "one profile without a header: invalid profile format", AA_PART_BODY, AA_PART_NONE,
+	  -EPROTONOSUPPORT, 0, "invalid profile format" },
+	{ "two, each with a header", AA_PART_WHOLE, AA_PART_WHOLE, 0, 2, NULL },
+	{ "a second without a header: the first's version", AA_PART_WHOLE, AA_PART_BODY, 0, 2,
+	  NULL },
+	{ "a first without a header, then one with: refused", AA_PART_BODY, AA_PART_WHOLE,
+	  -EPROTONOSUPPORT, 0, "invalid profile format" },
+	{ "a second cut short: the first freed too", AA_PART_WHOLE, AA_PART_CUT, -EPROTO, 0,
+	  NULL },
+	{ "a namespace named \"\": invalid namespace name", AA_PART_NS_EMPTY, AA_PART_NONE,
+	  -EPROTONOSUPPORT, 0, "invalid namespace name" },
+	{ "a second naming \"\": refused", AA_PART_WHOLE, AA_PART_NS_EMPTY, -EPROTONOSUPPORT, 0,
+	  "invalid namespace name" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_load_header, aa_load_header_cases, desc);
+
+/* Appends @part of @blob to @to; returns the bytes appended. */
+static size_t aa_kunit_part(struct kunit *test, u8 *to, enum aa_kunit_part part,
+			    const u8 *blob, size_t size)
+{
+	/* net_ns_a's header: version, then "namespace" and its string "ns_a" */
+	const size_t string = AA_KUNIT_HEADER + 13, rest = string + 8;
+
+	switch (part) {
+	case AA_PART_NONE:
+		return 0;
+	case AA_PART_WHOLE:
+		memcpy(to, blob, size);
+		return size;
+	case AA_PART_BODY:
+		memcpy(to, blob + AA_KUNIT_HEADER, size - AA_KUNIT_HEADER);
+		return size - AA_KUNIT_HEADER;
+	case AA_PART_CUT:
+		memcpy(to, blob, size / 2);
+		return size / 2;
+	case AA_PART_NS_EMPTY:
+		KUNIT_ASSERT_EQ(test, net_ns_a_blob[string], AA_STRING);
+		KUNIT_ASSERT_EQ(test, memcmp(net_ns_a_blob + string + 3, "ns_a", 5), 0);
+		memcpy(to, net_ns_a_blob, string + 1);
+		put_unaligned_le16(1, to + string + 1);
+		to[string + 3] = '\0';
+		memcpy(to + string + 4, net_ns_a_blob + rest, sizeof(net_ns_a_blob) - rest);
+		return string + 4 + sizeof(net_ns_a_blob) - rest;
+	}
+	return 0;
+}
+
+static void aa_load_header_test(struct kunit *test)
+{
+	const struct aa_load_header_case *t = test->param_value;
+	size_t size, room = sizeof(net_inet_stream_blob) + sizeof(net_deny_inet6_blob) +
+			    sizeof(net_ns_a_blob);
+	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
+	struct aa_kunit_policy *p;
+	struct aa_load_ent *ent;
+	u8 *blob;
+	int err;
+
+	blob = kunit_kzalloc(test, room, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	size = aa_kunit_part(test, blob, t->first, net_inet_stream_blob,
+			     sizeof(net_inet_stream_blob));
+	size += aa_kunit_part(test, blob + size, t->second, net_deny_inet6_blob,
+			      sizeof(net_deny_inet6_blob));
+	p = aa_kunit_policy(test, blob, size);
+
+	aa_kunit_audit_read(test, a);
+	err = aa_kunit_unpack(p);
+	KUNIT_EXPECT_EQ(test, err, t->error);
+	KUNIT_EXPECT_EQ(test, list_count_nodes(&p->ents), t->profiles);
+	if (t->profiles) {
+		ent = list_first_entry(&p->ents, struct aa_load_ent, list);
+		KUNIT_EXPECT_STREQ(test, ent->new->base.name, "net_inet_stream");
+		KUNIT_EXPECT_EQ(test, p->udata.abi, 7);
+	}
+	if (t->profiles == 2) {
+		ent = list_last_entry(&p->ents, struct aa_load_ent, list);
+		KUNIT_EXPECT_STREQ(test, ent->new->base.name, "net_deny_inet6");
+	}
+	if (t->info) {
+		KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), 1);
+		aa_kunit_expect_field(test, a->rec, "apparmor", "\"STATUS\"");
+		aa_kunit_expect_field(test, a->rec, "info", "\"%s\"", t->info);
+		aa_kunit_expect_field(test, a->rec, "error", "%d", t->error);
+	} else if (!t->error) {
+		KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), 0);
+	}
+}
+
+/*
+ * What aa_unpack() hands back in *ns is the namespace the headers name,
+ * or NULL when none does, whatever the caller's pointer held; a later
+ * header naming another is audited ("invalid ns change") and loads.
+ */
+static void aa_load_ns_test(struct kunit *test)
+{
+	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
+	size_t size = 0, room = 2 * sizeof(net_ns_a_blob);
+	static const char stale[] = "stale";
+	struct aa_kunit_policy *p;
+	u8 *blob;
+
+	p = aa_kunit_policy(test, net_inet_stream_blob, sizeof(net_inet_stream_blob));
+	p->ns = stale;
+	KUNIT_EXPECT_EQ(test, aa_kunit_unpack(p), 0);
+	KUNIT_EXPECT_NULL(test, p->ns);
+	if (p->ns == stale)
+		p->ns = NULL;	/* not aa_unpack()'s: not to be freed */
+
+	blob = kunit_kzalloc(test, room, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	size += aa_kunit_ns_profile(test, blob, "ns_a");
+	size += aa_kunit_ns_profile(test, blob + size, "ns_b");
+	p = aa_kunit_policy(test, blob, size);
+	aa_kunit_audit_read(test, a);
+	KUNIT_EXPECT_EQ(test, aa_kunit_unpack(p), 0);
+	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), 1);
+	aa_kunit_expect_field(test, a->rec, "info", "\"invalid ns change\"");
+	KUNIT_ASSERT_NOT_NULL(test, p->ns);
+	KUNIT_EXPECT_STREQ(test, p->ns, "ns_a");
+}
+
+static struct kunit_case aa_net_load_cases[] = {
+	KUNIT_CASE_PARAM(aa_load_params_test, aa_load_params_gen_params),
+	KUNIT_CASE_PARAM(aa_load_header_test, aa_load_header_gen_params),
+	KUNIT_CASE(aa_load_ns_test),
+	{}
+};
+
+static struct kunit_suite aa_net_load_suite = {
+	.name = "apparmor_net_load",
+	.test_cases = aa_net_load_cases,
+};
+
+kunit_test_suites(&aa_net_load_suite);
