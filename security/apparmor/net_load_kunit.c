@@ -362,10 +362,59 @@ static void aa_load_ns_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, p->ns, "ns_a");
 }
 
+/*
+ * aa_alloc_profile() (policy.c), which unpack_profile() calls for each
+ * profile: the name in its policy base and in its label, a label of one
+ * profile flagged as one, an empty first ruleset (6.12), and a proxy of
+ * its own that points back at it, or a reference on the one it is given.
+ */
+static void aa_load_alloc_test(struct kunit *test)
+{
+	struct aa_profile *other, *own, *shared;
+	struct aa_proxy *proxy;
+	unsigned int refs;
+
+	other = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				 "net_inet_stream");
+	proxy = other->label.proxy;
+	refs = kref_read(&proxy->count.count);
+	own = aa_alloc_profile("kunit//own", NULL, GFP_KERNEL);
+	shared = aa_alloc_profile("shared", proxy, GFP_KERNEL);
+
+	KUNIT_EXPECT_NOT_NULL(test, own);
+	KUNIT_EXPECT_NOT_NULL(test, shared);
+	if (own) {
+		KUNIT_EXPECT_STREQ(test, own->base.hname, "kunit//own");
+		KUNIT_EXPECT_STREQ(test, own->base.name, "own");
+		KUNIT_EXPECT_PTR_EQ(test, own->label.hname, own->base.hname);
+		KUNIT_EXPECT_TRUE(test, own->label.flags & FLAG_PROFILE);
+		KUNIT_EXPECT_EQ(test, own->label.size, 1);
+		KUNIT_EXPECT_PTR_EQ(test, own->label.vec[0], own);
+#ifdef aa_state_t
+		KUNIT_EXPECT_TRUE(test, list_is_singular(&own->rules));
+#endif
+		KUNIT_EXPECT_NOT_NULL(test, own->label.proxy);
+		KUNIT_EXPECT_PTR_NE(test, own->label.proxy, proxy);
+		if (own->label.proxy) {
+			KUNIT_EXPECT_PTR_EQ(test, rcu_access_pointer(own->label.proxy->label),
+					    &own->label);
+			KUNIT_EXPECT_EQ(test, kref_read(&own->label.proxy->count.count), 1);
+		}
+		aa_free_profile(own);
+	}
+	if (shared) {
+		KUNIT_EXPECT_PTR_EQ(test, shared->label.proxy, proxy);
+		KUNIT_EXPECT_EQ(test, kref_read(&proxy->count.count), refs + 1);
+		aa_free_profile(shared);
+	}
+	KUNIT_EXPECT_EQ(test, kref_read(&proxy->count.count), refs);
+}
+
 static struct kunit_case aa_net_load_cases[] = {
 	KUNIT_CASE_PARAM(aa_load_params_test, aa_load_params_gen_params),
 	KUNIT_CASE_PARAM(aa_load_header_test, aa_load_header_gen_params),
 	KUNIT_CASE(aa_load_ns_test),
+	KUNIT_CASE(aa_load_alloc_test),
 	{}
 };
 
