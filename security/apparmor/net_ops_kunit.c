@@ -799,6 +799,110 @@ static void aa_net_record_test(struct kunit *test)
 	aa_kunit_expect_mask(test, a->rec, "peer", t->peer ? "net_audit" : NULL);
 }
 
+#ifdef aad_of_va
+#define AA_KUNIT_SUBJ(name)	(AA_KUNIT_AD(name)->subj_label)
+#else
+#define AA_KUNIT_SUBJ(name)	(AA_KUNIT_AD(name)->label)
+#endif
+
+#define AA_C	AA_MAY_CONNECT
+#define AA_S	AA_MAY_SEND
+
+struct aa_check_case {
+	const char *desc;
+	struct aa_perms perms;
+	u32 request;
+	bool ad;		/* with audit data */
+	int error;		/* what it returns */
+	const char *record;	/* apparmor= of the one record, or NULL: none */
+	u32 audited;		/* the request and denied it leaves in the audit data */
+	u32 denied;
+	int ad_error;
+};
+
+/*
+ * aa_check_perms() (lib.c) for each class of permissions a lookup and
+ * aa_apply_modes_to_perms() hand it: what it returns, the record it
+ * logs, and the request, refusal and error it leaves in the caller's
+ * audit data. Explicit denials win over complain mode (quiet ones stay
+ * refused), kill over complain, hide turns a refusal of all of a request
+ * into -ENOENT; without audit data there is no record, and complain mode
+ * does not allow.
+ */
+static const struct aa_check_case aa_check_cases[] = {
+	{ "allowed: no record", { .allow = AA_C }, AA_C, true, 0, NULL },
+	{ "allowed, audited: AUDIT", { .allow = AA_C, .audit = AA_C }, AA_C, true, 0, AA_AUDIT,
+	  AA_C, 0, 0 },
+	{ "allowed, two asked, one audited", { .allow = AA_C | AA_S, .audit = AA_S },
+	  AA_C | AA_S, true, 0, AA_AUDIT, AA_S, 0, 0 },
+	{ "allowed, another audited: no record", { .allow = AA_C | AA_S, .audit = AA_S }, AA_C,
+	  true, 0, NULL },
+	{ "not allowed: DENIED", { .allow = AA_S }, AA_C, true, -EACCES, AA_DENIED, AA_C, AA_C,
+	  -EACCES },
+	{ "allowed and denied: DENIED", { .allow = AA_C, .deny = AA_C }, AA_C, true, -EACCES,
+	  AA_DENIED, AA_C, AA_C, -EACCES },
+	{ "one of two not allowed: DENIED for it", { .allow = AA_S }, AA_C | AA_S, true,
+	  -EACCES, AA_DENIED, AA_C | AA_S, AA_C, -EACCES },
+	{ "quiet: refused, no record", { .quiet = AA_C }, AA_C, true, -EACCES, NULL },
+	{ "one of two quiet: DENIED for the other", { .quiet = AA_C }, AA_C | AA_S, true,
+	  -EACCES, AA_DENIED, AA_C | AA_S, AA_S, -EACCES },
+	{ "complain: allowed, ALLOWED", { .complain = AA_C }, AA_C, true, 0, AA_ALLOWED, AA_C,
+	  AA_C, -EACCES },
+	{ "complain for one of two: DENIED", { .complain = AA_C }, AA_C | AA_S, true, -EACCES,
+	  AA_DENIED, AA_C | AA_S, AA_C | AA_S, -EACCES },
+	{ "complain, quiet: refused, no record", { .complain = AA_C, .quiet = AA_C }, AA_C,
+	  true, -EACCES, NULL },
+	{ "kill: KILLED", { .kill = AA_C }, AA_C, true, -EACCES, "\"KILLED\"", AA_C, AA_C,
+	  -EACCES },
+	{ "kill of one of two: KILLED", { .kill = AA_S }, AA_C | AA_S, true, -EACCES,
+	  "\"KILLED\"", AA_C | AA_S, AA_C | AA_S, -EACCES },
+	{ "kill over complain: KILLED", { .kill = AA_C, .complain = AA_C }, AA_C, true, -EACCES,
+	  "\"KILLED\"", AA_C, AA_C, -EACCES },
+	{ "hide: -ENOENT", { .hide = AA_C }, AA_C, true, -ENOENT, AA_DENIED, AA_C, AA_C,
+	  -ENOENT },
+	{ "hide of one of two: -EACCES", { .hide = AA_C }, AA_C | AA_S, true, -EACCES, AA_DENIED,
+	  AA_C | AA_S, AA_C | AA_S, -EACCES },
+	{ "nothing asked: allowed, no record", { .audit = AA_C }, 0, true, 0, NULL },
+	{ "no audit data, allowed and audited", { .allow = AA_C, .audit = AA_C }, AA_C, false, 0,
+	  NULL },
+	{ "no audit data, not allowed", { .allow = AA_S }, AA_C, false, -EACCES, NULL },
+	{ "no audit data, complain: refused", { .complain = AA_C }, AA_C, false, -EACCES, NULL },
+	{ "no audit data, hide: -ENOENT", { .hide = AA_C }, AA_C, false, -ENOENT, NULL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_check, aa_check_cases, desc);
+
+static void aa_check_test(struct kunit *test)
+{
+	const struct aa_check_case *t = test->param_value;
+	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
+	struct aa_perms perms = t->perms;
+	struct aa_profile *profile;
+	DEFINE_AUDIT_NET(ad, OP_CONNECT, NULL, AF_INET, SOCK_STREAM, IPPROTO_TCP);
+
+	profile = aa_kunit_profile(test, net_inet_stream_blob, sizeof(net_inet_stream_blob),
+				   "net_inet_stream");
+	AA_KUNIT_AD(ad)->request = 0xdead;
+	AA_KUNIT_AD(ad)->denied = 0xdead;
+	AA_KUNIT_AD(ad)->error = 0xdead;
+	aa_kunit_audit_read(test, a);
+	KUNIT_EXPECT_EQ(test, aa_check_perms(profile, &perms, t->request, t->ad ? &ad : NULL,
+					     audit_net_cb), t->error);
+	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), t->record ? 1 : 0);
+	if (!t->record) {
+		/* no record: the audit data as the caller left it */
+		KUNIT_EXPECT_EQ(test, AA_KUNIT_AD(ad)->request, 0xdead);
+		KUNIT_EXPECT_EQ(test, AA_KUNIT_AD(ad)->error, 0xdead);
+		return;
+	}
+	aa_kunit_expect_field(test, a->rec, "apparmor", "%s", t->record);
+	aa_kunit_expect_field(test, a->rec, "profile", "\"net_inet_stream\"");
+	KUNIT_EXPECT_PTR_EQ(test, AA_KUNIT_SUBJ(ad), &profile->label);
+	KUNIT_EXPECT_EQ(test, AA_KUNIT_AD(ad)->request, t->audited);
+	KUNIT_EXPECT_EQ(test, AA_KUNIT_AD(ad)->denied, t->denied);
+	KUNIT_EXPECT_EQ(test, AA_KUNIT_AD(ad)->error, t->ad_error);
+}
+
 /* @old replaced by @new, as aa_replace_profiles() does for a loaded profile. */
 static void aa_kunit_replace(struct aa_profile *old, struct aa_profile *new)
 {
@@ -1025,6 +1129,7 @@ static struct kunit_case aa_net_ops_cases[] = {
 	KUNIT_CASE(aa_net_accept_label_test),
 	KUNIT_CASE_PARAM(aa_modes_test, aa_modes_gen_params),
 	KUNIT_CASE_PARAM(aa_net_record_test, aa_net_record_gen_params),
+	KUNIT_CASE_PARAM(aa_check_test, aa_check_gen_params),
 	KUNIT_CASE(aa_net_replaced_test),
 	KUNIT_CASE_PARAM(aa_net_fastopen_test, aa_net_fastopen_gen_params),
 	KUNIT_CASE(aa_net_relabel_test),
