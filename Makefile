@@ -69,7 +69,7 @@ help:
 	@echo '                    (MUTANTS="a b" picks some)'
 	@echo '  make mutation     generated mutants of every target function (kunit/mutation/targets)'
 	@echo '                    in one schema kernel, one boot each; a table per function and'
-	@echo '                    every survivor (TARGET=FILE|FUNCTION picks some; RECORD=1 writes'
+	@echo '                    every survivor (TARGET=FILE|FUNCTION[,...] picks some; RECORD=1 writes'
 	@echo '                    the scores to kunit/mutation/scores); make check runs a share of'
 	@echo '                    them, make check-full all of them'
 	@echo '  make series       the overlay as a git format-patch series (prints its directory);'

@@ -87,14 +87,17 @@ class Plan:
 
 
 def chosen(ts: Iterable[targets.Target], kernel: str, want: Optional[str]) -> List[targets.Target]:
-	"""The targets of @kernel; with @want, those of that file or function."""
+	"""The targets of @kernel; with @want, those of the files and
+	functions it names, separated by commas."""
 	out = [t for t in ts if t.on(kernel)]
-	if want:
-		out = [t for t in out if want in (t.path, t.function)]
-		if not out:
-			raise common.UsageError(f"TARGET '{want}' is no target file or function of "
+	if not want:
+		return out
+	names = [x for x in want.split(',') if x]
+	for name in names:
+		if not any(name in (t.path, t.function) for t in out):
+			raise common.UsageError(f"TARGET '{name}' is no target file or function of "
 						f'{kernel} (kunit/mutation/targets)')
-	return out
+	return [t for t in out if t.path in names or t.function in names]
 
 
 def generate(tree: str, build: str, ts: List[targets.Target]) -> List[Tuple[mutagen.Mutant, targets.Target]]:

@@ -155,6 +155,9 @@ class Schemata(unittest.TestCase):
 		self.assertEqual([t.function for t in schemata.chosen(ts, '6.12', 'h')], ['h'])
 		with self.assertRaisesRegex(common.UsageError, "TARGET 'g' is no target"):
 			schemata.chosen(ts, '6.12', 'g')
+		self.assertEqual([t.function for t in schemata.chosen(ts, '6.12', 'h,a.c')], ['f', 'h'])
+		with self.assertRaisesRegex(common.UsageError, "TARGET 'g' is no target"):
+			schemata.chosen(ts, '6.12', 'h,g')
 
 
 class Equivalent(unittest.TestCase):
