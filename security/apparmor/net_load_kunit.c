@@ -222,6 +222,7 @@ enum aa_kunit_part {
 	AA_PART_BODY,		/* without it */
 	AA_PART_CUT,		/* with it, cut short in its rules */
 	AA_PART_NS_EMPTY,	/* net_ns_a, its header naming the namespace "" */
+	AA_PART_V4,		/* with its header, of version 4 */
 };
 
 struct aa_load_header_case {
@@ -252,6 +253,10 @@ static const struct aa_load_header_case aa_load_header_cases[] = {
 	  -EPROTONOSUPPORT, 0, "invalid namespace name" },
 	{ "a second naming \"\": refused", AA_PART_WHOLE, AA_PART_NS_EMPTY, -EPROTONOSUPPORT, 0,
 	  "invalid namespace name" },
+	{ "version 4: unsupported interface version", AA_PART_V4, AA_PART_NONE,
+	  -EPROTONOSUPPORT, 0, "unsupported interface version" },
+	{ "a second of version 4: refused", AA_PART_WHOLE, AA_PART_V4, -EPROTONOSUPPORT, 0,
+	  "unsupported interface version" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(aa_load_header, aa_load_header_cases, desc);
@@ -268,6 +273,10 @@ static size_t aa_kunit_part(struct kunit *test, u8 *to, enum aa_kunit_part part,
 		return 0;
 	case AA_PART_WHOLE:
 		memcpy(to, blob, size);
+		return size;
+	case AA_PART_V4:
+		memcpy(to, blob, size);
+		put_unaligned_le32(4, to + AA_KUNIT_VERSION);
 		return size;
 	case AA_PART_BODY:
 		memcpy(to, blob + AA_KUNIT_HEADER, size - AA_KUNIT_HEADER);
@@ -360,6 +369,46 @@ static void aa_load_ns_test(struct kunit *test)
 	aa_kunit_expect_field(test, a->rec, "info", "\"invalid ns change\"");
 	KUNIT_ASSERT_NOT_NULL(test, p->ns);
 	KUNIT_EXPECT_STREQ(test, p->ns, "ns_a");
+
+	/* a byte above 0x7f does not end a name (char is signed on x86) */
+	size = aa_kunit_ns_profile(test, blob, "\xc3\xa9_a");
+	p = aa_kunit_policy(test, blob, size);
+	KUNIT_EXPECT_EQ(test, aa_kunit_unpack(p), 0);
+	KUNIT_ASSERT_NOT_NULL(test, p->ns);
+	KUNIT_EXPECT_STREQ(test, p->ns, "\xc3\xa9_a");
+}
+
+/*
+ * A profile named :ns:name is unpacked as name, for the namespace ns
+ * (aa_splitn_fqname()), which its load entry carries; the profile after
+ * it in the blob names none.
+ */
+static void aa_load_ns_name_test(struct kunit *test)
+{
+	size_t room = sizeof(net_inet_stream_blob) + sizeof(net_deny_inet6_blob), at;
+	struct aa_kunit_policy *p;
+	struct aa_load_ent *ent;
+	u8 *blob;
+
+	blob = kunit_kzalloc(test, room, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	memcpy(blob, net_inet_stream_blob, sizeof(net_inet_stream_blob));
+	memcpy(blob + sizeof(net_inet_stream_blob), net_deny_inet6_blob,
+	       sizeof(net_deny_inet6_blob));
+	at = aa_kunit_find(blob, sizeof(net_inet_stream_blob), "net_inet_stream", 15);
+	KUNIT_ASSERT_LE(test, at + 15, sizeof(net_inet_stream_blob));
+	memcpy(blob + at, ":ns:inet_stream", 15);
+	p = aa_kunit_policy(test, blob, room);
+
+	KUNIT_ASSERT_EQ(test, aa_kunit_unpack(p), 0);
+	KUNIT_ASSERT_EQ(test, list_count_nodes(&p->ents), 2);
+	ent = list_first_entry(&p->ents, struct aa_load_ent, list);
+	KUNIT_EXPECT_STREQ(test, ent->new->base.name, "inet_stream");
+	KUNIT_ASSERT_NOT_NULL(test, ent->ns_name);
+	KUNIT_EXPECT_STREQ(test, ent->ns_name, "ns");
+	ent = list_last_entry(&p->ents, struct aa_load_ent, list);
+	KUNIT_EXPECT_STREQ(test, ent->new->base.name, "net_deny_inet6");
+	KUNIT_EXPECT_NULL(test, ent->ns_name);
 }
 
 /*
@@ -414,6 +463,7 @@ static struct kunit_case aa_net_load_cases[] = {
 	KUNIT_CASE_PARAM(aa_load_params_test, aa_load_params_gen_params),
 	KUNIT_CASE_PARAM(aa_load_header_test, aa_load_header_gen_params),
 	KUNIT_CASE(aa_load_ns_test),
+	KUNIT_CASE(aa_load_ns_name_test),
 	KUNIT_CASE(aa_load_alloc_test),
 	{}
 };
