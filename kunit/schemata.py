@@ -371,6 +371,19 @@ MAX_ROUNDS = 20
 BOOT_SECONDS = 15
 
 
+def schema_in(tree: str, ts: Iterable[targets.Target]) -> bool:
+	"""Whether a file of the targets in @tree holds a schema (make mutation
+	owns the tree until its next sync)."""
+	for path in sorted({t.path for t in ts}):
+		try:
+			with open(os.path.join(tree, path), 'rb') as f:
+				if f.read(len(HEADER)) == HEADER:
+					return True
+		except FileNotFoundError:
+			pass
+	return False
+
+
 def apply_schema(k: common.Kernel, patch: Optional[str]) -> None:
 	"""Sync the tree to the series plus the schema patch (None: the series)."""
 	mutants.apply(k, mutants.Mutant(patch, 'schema', '', '') if patch else None)

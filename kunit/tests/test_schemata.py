@@ -147,6 +147,16 @@ class Schemata(unittest.TestCase):
 			with self.assertRaises(common.UsageError):
 				schemata.including(build, 'include/scsi/sg.h')
 
+	def test_schema_in_a_tree(self):
+		with tempfile.TemporaryDirectory() as tree:
+			ts = [targets.Target('a.c', 'f', 's'), targets.Target('gone.c', 'g', 's')]
+			with open(os.path.join(tree, 'a.c'), 'wb') as f:
+				f.write(b'int f(void) { return 0; }\n')
+			self.assertFalse(schemata.schema_in(tree, ts))
+			with open(os.path.join(tree, 'a.c'), 'wb') as f:
+				f.write(schemata.HEADER + b'int f(void) { return 0; }\n')
+			self.assertTrue(schemata.schema_in(tree, ts))
+
 	def test_chosen_targets(self):
 		ts = [targets.Target('a.c', 'f', 's'), targets.Target('a.c', 'g', 's', ('6.1',)),
 		      targets.Target('b.c', 'h', 's')]
