@@ -370,7 +370,7 @@ static void aa_load_ns_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, p->ns);
 	KUNIT_EXPECT_STREQ(test, p->ns, "ns_a");
 
-	/* a byte above 0x7f does not end a name (char is signed on x86) */
+	/* a byte above 0x7f does not end a name (char is signed on 6.1's x86) */
 	size = aa_kunit_ns_profile(test, blob, "\xc3\xa9_a");
 	p = aa_kunit_policy(test, blob, size);
 	KUNIT_EXPECT_EQ(test, aa_kunit_unpack(p), 0);
