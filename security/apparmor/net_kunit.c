@@ -805,6 +805,10 @@ static void aa_unpack_good_test(struct kunit *test)
 #define AA_KUNIT_ABI_MAX	8
 #endif
 
+/* The header apparmor_parser writes first: the name "version", a u32. */
+#define AA_KUNIT_HEADER		16
+#define AA_KUNIT_VERSION	12	/* where its le32 value is */
+
 struct aa_unpack_abi_case {
 	const char *desc;
 	u32 version;		/* the version word of the blob's header */
@@ -847,8 +851,8 @@ static void aa_unpack_abi_test(struct kunit *test)
 	struct aa_profile *profile;
 
 	p = aa_kunit_policy(test, net_inet_stream_blob, sizeof(net_inet_stream_blob));
-	KUNIT_ASSERT_EQ(test, get_unaligned_le32(p->udata.data + 12), 0x202007);
-	put_unaligned_le32(t->version, p->udata.data + 12);
+	KUNIT_ASSERT_EQ(test, get_unaligned_le32(p->udata.data + AA_KUNIT_VERSION), 0x202007);
+	put_unaligned_le32(t->version, p->udata.data + AA_KUNIT_VERSION);
 	if (abi < 5 || abi > AA_KUNIT_ABI_MAX) {
 		KUNIT_EXPECT_EQ(test, aa_kunit_unpack(p), -EPROTONOSUPPORT);
 		KUNIT_EXPECT_TRUE(test, list_empty(&p->ents));

@@ -20,10 +20,6 @@
 
 #include "include/crypto.h"
 
-/* The header apparmor_parser writes first: the name "version", a u32. */
-#define AA_KUNIT_HEADER		16
-#define AA_KUNIT_VERSION	12	/* where its le32 value is */
-
 /* The module parameters a load reads (lsm.c). */
 struct aa_kunit_load_params {
 	bool hash;		/* apparmor.hash_policy */

@@ -196,28 +196,32 @@ static int aa_kunit_op_accept(struct socket *sock)
 	return security_socket_accept(sock, sock);
 }
 
-static int aa_kunit_op_sendmsg(struct socket *sock)
-{
-	struct msghdr msg = { };
-
-	return security_socket_sendmsg(sock, &msg, 1);
-}
-
-/* sendto(MSG_FASTOPEN) on TCP: a send that also connects. */
-static int aa_kunit_op_fastopen(struct socket *sock)
+/* A sendmsg() of one byte with @flags, to 127.0.0.1:7 if @to. */
+static int aa_kunit_sendmsg(struct socket *sock, unsigned int flags, bool to)
 {
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
 		.sin_port = htons(7),
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
-	struct msghdr msg = {
-		.msg_name = &sin,
-		.msg_namelen = sizeof(sin),
-		.msg_flags = MSG_FASTOPEN,
-	};
+	struct msghdr msg = { .msg_flags = flags };
 
+	if (to) {
+		msg.msg_name = &sin;
+		msg.msg_namelen = sizeof(sin);
+	}
 	return security_socket_sendmsg(sock, &msg, 1);
+}
+
+static int aa_kunit_op_sendmsg(struct socket *sock)
+{
+	return aa_kunit_sendmsg(sock, 0, false);
+}
+
+/* sendto(MSG_FASTOPEN) on TCP: a send that also connects. */
+static int aa_kunit_op_fastopen(struct socket *sock)
+{
+	return aa_kunit_sendmsg(sock, MSG_FASTOPEN, true);
 }
 
 static int aa_kunit_op_recvmsg(struct socket *sock)
@@ -1016,12 +1020,6 @@ static void aa_net_fastopen_test(struct kunit *test)
 	const struct aa_net_fastopen_case *t = test->param_value;
 	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
 	struct socket *sock = aa_kunit_socket(test, t->family, t->type, false);
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_port = htons(7),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	struct msghdr msg = { .msg_flags = t->flags };
 	u16 protocol = sock->sk->sk_protocol;
 	struct aa_profile *profile;
 	const struct cred *old;
@@ -1029,15 +1027,11 @@ static void aa_net_fastopen_test(struct kunit *test)
 
 	profile = aa_kunit_profile(test, net_none_blob, sizeof(net_none_blob), "net_none");
 	profile->mode = APPARMOR_COMPLAIN;
-	if (t->name) {
-		msg.msg_name = &sin;
-		msg.msg_namelen = sizeof(sin);
-	}
 	aa_kunit_audit_read(test, a);
 	if (t->protocol)
 		sock->sk->sk_protocol = t->protocol;
 	old = aa_kunit_confine(test, profile);
-	err = security_socket_sendmsg(sock, &msg, 1);
+	err = aa_kunit_sendmsg(sock, t->flags, t->name);
 	aa_kunit_unconfine(old);
 	sock->sk->sk_protocol = protocol;
 
