@@ -22,6 +22,13 @@ expression or statement inside the function's body:
           where OK is 0 gets no 0
   index   an array index plus and minus one
 
+A mutant that makes a constant index of a fixed-size array point past
+it (x[3] of u32 x[4] becoming x[4]) is left out: that is undefined
+behaviour (C11 6.5.6p8), and GCC may keep the array in registers and
+drop the access, so whether a suite sees it depends on the build (one
+schema kernel's stack protector caught it, another's code had no such
+store), not on the suites.
+
 Each mutant has an id that survives edits outside its function:
 file:function:operator:hash, the hash taken over the original text, the
 replacement and the position inside the function (line and column
@@ -29,6 +36,7 @@ counted from the function's first line). Code that a macro expands to
 is left alone: its text is not in the file.
 """
 
+import ast
 import ctypes
 import hashlib
 import os
@@ -109,6 +117,52 @@ def _value(cur) -> Optional[int]:
 		lib.clang_EvalResult_dispose(result)
 
 
+def _array_size(cur) -> Optional[int]:
+	"""The size of the fixed-size array that @cur, an index's base, names
+	(through the implicit decay to a pointer), None for a pointer."""
+	ci = _ci()
+	while cur is not None:
+		t = cur.type.get_canonical()
+		if t.kind == ci.TypeKind.CONSTANTARRAY:
+			return t.get_array_size()
+		kids = list(cur.get_children())
+		cur = kids[0] if cur.kind == ci.CursorKind.UNEXPOSED_EXPR and len(kids) == 1 else None
+	return None
+
+
+_C_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+	  ast.Mult: lambda a, b: a * b,
+	  ast.Div: lambda a, b: int(a / b), ast.Mod: lambda a, b: a - b * int(a / b),
+	  ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b}
+
+
+def _constant(text: str) -> Optional[int]:
+	"""The value of @text if it is integer literals and + - * / % << >>
+	only (C's division, which truncates), else None."""
+	if not re.fullmatch(r'[0-9xXa-fA-F\s+\-*/%<>()]+', text):
+		return None
+	try:
+		tree = ast.parse(text, mode='eval')
+	except SyntaxError:
+		return None
+
+	def value(node) -> int:
+		if isinstance(node, ast.Constant) and isinstance(node.value, int):
+			return node.value
+		if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+			v = value(node.operand)
+			return -v if isinstance(node.op, ast.USub) else v
+		if isinstance(node, ast.BinOp):
+			if type(node.op) in _C_OPS:
+				return _C_OPS[type(node.op)](value(node.left), value(node.right))
+		raise ValueError(ast.dump(node))
+
+	try:
+		return value(tree.body)
+	except (ValueError, ZeroDivisionError):
+		return None
+
+
 def _function(tu, path: str, name: str):
 	ci = _ci()
 	for cur in tu.cursor.get_children():
@@ -129,6 +183,7 @@ class _Walk:
 		self.first = fn.extent.start.line
 		self.out: List[Mutant] = []
 		self.seen: set = set()
+		self.bounds: List[Tuple[int, int, int]] = []	# a fixed-size array's index: start, end, size
 
 	def src(self, cur) -> Optional[str]:
 		"""The source text of @cur, None if it is not plainly in the file."""
@@ -271,8 +326,21 @@ class _Walk:
 		text = self.src(kids[1])
 		if text is None:
 			return
+		size = _array_size(kids[0])
+		if size is not None:
+			self.bounds.append((kids[1].extent.start.offset, kids[1].extent.end.offset, size))
 		for t in ('({}) + 1', '({}) - 1'):
 			self.add('index', kids[1], text, t.format(text), template=t)
+
+	def out_of_bounds(self, m: Mutant) -> bool:
+		"""@m makes a constant index of a fixed-size array point outside it."""
+		for start, end, size in self.bounds:
+			if start <= m.start and m.end <= end:
+				text = self.text[start:end].decode(errors='replace')
+				value = _constant(text[:m.start - start] + m.replacement + text[m.end - start:])
+				if value is not None and not 0 <= value < size:
+					return True
+		return False
 
 	def statements(self, cur) -> list:
 		"""The children of @cur that stand as statements: those of a block,
@@ -343,4 +411,5 @@ def mutants(path: str, function: str, flags: Iterable[str] = ()) -> List[Mutant]
 	for child in fn.get_children():
 		if child.kind == ci.CursorKind.COMPOUND_STMT:
 			w.walk(child, returns)
-	return sorted(w.out, key=lambda m: (m.start, m.operator, m.replacement))
+	return sorted((m for m in w.out if not w.out_of_bounds(m)),
+		      key=lambda m: (m.start, m.operator, m.replacement))

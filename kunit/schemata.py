@@ -277,8 +277,11 @@ def stale_equivalent(equivalent: Dict[str, str],
 	return sorted(x for x in equivalent if x.rsplit(':', 2)[0] in functions and x not in known)
 
 
-def load_equivalent(path: str = EQUIVALENT) -> Dict[str, str]:
-	"""kunit/mutation/equivalent: mutant id: why it cannot change behaviour."""
+def load_equivalent(path: str = EQUIVALENT, kernel: Optional[str] = None) -> Dict[str, str]:
+	"""kunit/mutation/equivalent: mutant id: why it cannot change behaviour.
+	An entry may name the bases it holds on after its id (6.12 or 6.1,6.12):
+	a function's text differs between bases, and so do its mutants' ids.
+	With @kernel, the entries that hold on it only."""
 	out: Dict[str, str] = {}
 	if not os.path.exists(path):
 		return out
@@ -289,8 +292,15 @@ def load_equivalent(path: str = EQUIVALENT) -> Dict[str, str]:
 				continue
 			words = line.split(None, 1)
 			if len(words) < 2 or words[0].count(':') < 3:
-				raise common.UsageError(f'{path}:{n}: want "file:function:operator:hash reason"')
-			out[words[0]] = words[1]
+				raise common.UsageError(f'{path}:{n}: want "file:function:operator:hash '
+							'[bases] reason"')
+			why = words[1]
+			bases = re.match(r'(\d+\.\d+(?:,\d+\.\d+)*)\s+(.*)', why)
+			if bases:
+				why = bases.group(2)
+				if kernel is not None and kernel not in bases.group(1).split(','):
+					continue
+			out[words[0]] = why
 	return out
 
 

@@ -141,6 +141,22 @@ class Operators(unittest.TestCase):
 	def test_indexes_off_by_one(self):
 		self.assertEqual(self.edits('index'), [(12, 'i', '(i) + 1'), (12, 'i', '(i) - 1')])
 
+	def test_no_constant_index_past_a_fixed_size_array(self):
+		# x[4] of int x[4] is undefined: GCC may drop the store, so whether
+		# a suite sees it depends on the build (sm4_crypt_block's x[3] = ...)
+		path = self.write('arr.c', 'int *p;\nint e(int i)\n{\n\tint x[4];\n\n'
+				  '\tx[3] = i;\n\tx[3 - 3] = i;\n\treturn x[0] + p[3] + x[i];\n}\n')
+		got = [(m.line, m.original, m.replacement) for m in mutagen.mutants(path, 'e')
+		       if m.operator in ('const', 'index', 'aor') and m.line > 4]
+		self.assertEqual(got, [(6, '3', '0'), (6, '3', '2'), (6, '3', '(3) - 1'),
+				       # 3 + 3, 2 - 3, 0 - 3, 3 - 4, (3 - 3) - 1: gone
+				       (7, '3', '4'), (7, '3 - 3', '(3 - 3) + 1'),
+				       (7, '3', '0'), (7, '3', '2'),
+				       (8, '0', '1'), (8, '0', '(0) + 1'), (8, '+', '-'),
+				       (8, '3', '0'), (8, '3', '2'), (8, '3', '4'),	# p is a pointer
+				       (8, '3', '(3) + 1'), (8, '3', '(3) - 1'), (8, '+', '-'),
+				       (8, 'i', '(i) + 1'), (8, 'i', '(i) - 1')])
+
 	def test_each_mutant_compiles_and_changes_the_text(self):
 		with open(self.path, 'rb') as f:
 			text = f.read()

@@ -183,6 +183,17 @@ class Equivalent(unittest.TestCase):
 		self.assertEqual(schemata.load_equivalent(path),
 				 {'a.c:f:ror:0123456789': 'the bound is never reached'})
 
+	def test_an_entry_may_hold_on_some_bases_only(self):
+		path = self.write('a.c:f:ror:0123456789 6.12 the bound is never reached\n'
+				  'a.c:g:ror:0123456789 6.1,6.12 dead on both\n'
+				  'a.c:h:const:0123456789 0 * 4 is 0 whatever the 4\n')
+		self.assertEqual(schemata.load_equivalent(path, '6.1'),
+				 {'a.c:g:ror:0123456789': 'dead on both',
+				  'a.c:h:const:0123456789': '0 * 4 is 0 whatever the 4'})
+		self.assertEqual(len(schemata.load_equivalent(path, '6.12')), 3)
+		self.assertEqual(schemata.load_equivalent(path)['a.c:f:ror:0123456789'],
+				 'the bound is never reached')
+
 	def test_an_entry_without_reason_is_an_error(self):
 		path = self.write('a.c:f:ror:0123456789\n')
 		with self.assertRaisesRegex(common.UsageError, ':1: want'):
