@@ -46,6 +46,10 @@ DEBUG_KERNEL_ARGS = ['kasan_multi_shot', 'monotonic_suspend=off']
 # The debug leg's self-test: the canary suite reads past a buffer when
 # booted with this argument, and the cell must fail with a KASAN report.
 CANARY = 'canary'
+
+# The schema kernels of make mutation: the cell's fragments and INJECT's.
+MUTATION = 'mutation'
+INJECT = 'inject'
 CANARY_SUITE = 'debug_canary'
 CANARY_ARG = 'debug_canary_kunit.oob=1'
 
@@ -68,9 +72,12 @@ def kunitconfigs(k: common.Kernel, a: common.Arch, flavour: str = '') -> List[st
 	arch, and kernel-arch; then
 	the debug leg's, or the integration leg's (in the normal build, so
 	that the leg boots the kernel that make test built, and in the
-	mutants')."""
+	mutants'); and for the debug leg and the mutation kernels, what
+	lets suites reach allocation failures and module requests."""
 	fragments = ['slim', k.version, a.name, f'{k.version}-{a.name}']
 	fragments.append(DEBUG if flavour == DEBUG else INTEGRATION)
+	if flavour in (DEBUG, MUTATION):
+		fragments.append(INJECT)
 	paths = [os.path.join(CONFIGS, f'{name}.config') for name in fragments]
 	return suite_configs() + [p for p in paths if os.path.exists(p)]
 

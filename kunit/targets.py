@@ -3,8 +3,9 @@
 
 kunit/mutation/targets lists one target per line: a file of the tree, a
 function defined in it, the kunit.py filter glob of the suites that
-check it, and, when not every base has it, the bases that do
-(comma-separated). A function is a target when a seed change or one of
+check it, and, when not every cell has it, the bases and arches that
+do (comma-separated, in one word: 6.12, arm64, 6.12,arm64): an arch
+driver's glue is a target of its arch only. A function is a target when a seed change or one of
 the project's patches adds or changes it, or when a suite checks what
 it hands back.
 
@@ -37,9 +38,12 @@ class Target:
 	function: str
 	suites: str
 	kernels: Tuple[str, ...] = ()	# empty: every base
+	arches: Tuple[str, ...] = ()	# empty: every arch
 
-	def on(self, kernel: str) -> bool:
-		return not self.kernels or kernel in self.kernels
+	def on(self, kernel: str, arch: Optional[str] = None) -> bool:
+		"""A target of @kernel (and of @arch, when given)."""
+		return ((not self.kernels or kernel in self.kernels) and
+			(arch is None or not self.arches or arch in self.arches))
 
 
 @dataclass
@@ -63,9 +67,16 @@ def parse(text: str, where: str = TARGETS) -> Targets:
 			out.exempt[words[1]] = ' '.join(words[2:])
 			continue
 		if len(words) not in (3, 4) or not re.fullmatch(r'[A-Za-z_]\w*', words[1]):
-			raise common.UsageError(f'{where}:{n}: want "file function suites [kernels]"')
-		kernels = tuple(words[3].split(',')) if len(words) == 4 else ()
-		out.targets.append(Target(words[0], words[1], words[2], kernels))
+			raise common.UsageError(f'{where}:{n}: want "file function suites '
+						'[bases,arches]"')
+		where_ = words[3].split(',') if len(words) == 4 else []
+		arches = tuple(w for w in where_ if w in common.ARCHES)
+		kernels = tuple(w for w in where_ if w not in arches)
+		bad = [w for w in kernels if not re.fullmatch(r'\d+\.\d+', w)]
+		if bad:
+			raise common.UsageError(f'{where}:{n}: {bad[0]} is no base or arch '
+						f'(arches: {", ".join(common.ARCHES)})')
+		out.targets.append(Target(words[0], words[1], words[2], kernels, arches))
 	return out
 
 
@@ -166,12 +177,13 @@ def changed_functions(tree: str, build: str) -> Dict[str, Set[str]]:
 	return out
 
 
-def missing(kernel: str, tree: str, build: str,
-	    targets: Optional[Targets] = None) -> Tuple[List[str], List[str]]:
+def missing(kernel: str, tree: str, build: str, targets: Optional[Targets] = None,
+	    arch: Optional[str] = None) -> Tuple[List[str], List[str]]:
 	"""(functions the series changed that are not targets, targets not
-	defined where they say), each as file:function, for @kernel's tree."""
+	defined where they say), each as file:function, for @kernel's tree
+	as @build (of @arch: its targets only) compiles it."""
 	targets = load() if targets is None else targets
-	mine = [t for t in targets.targets if t.on(kernel)]
+	mine = [t for t in targets.targets if t.on(kernel, arch)]
 	names = {(t.path, t.function) for t in mine}
 	untargeted = sorted(f'{p}:{fn}' for p, fns in changed_functions(tree, build).items()
 			    if p not in targets.exempt for fn in fns if (p, fn) not in names)

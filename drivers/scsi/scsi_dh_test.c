@@ -57,8 +57,8 @@ static void scsi_dh_lookup_test(struct kunit *test)
  * The module requests scsi_dh_lookup() makes, seen through the
  * module_request tracepoint (kernel/module/kmod.c, __request_module()).
  * Without CONFIG_MODULES, request_module() is a stub that returns
- * -ENOSYS and leaves no trace: the debug leg builds modules in, and
- * counts.
+ * -ENOSYS and leaves no trace: the debug leg and the mutation kernels
+ * (kunit/configs/inject.config) have modules, and count.
  */
 #ifdef CONFIG_MODULES
 #include <trace/events/module.h>
@@ -126,7 +126,7 @@ static void scsi_dh_test_modules_exit(void)
 
 static void scsi_dh_module_request_test(struct kunit *test)
 {
-	kunit_skip(test, "request_module() is a stub without CONFIG_MODULES (debug leg counts)");
+	kunit_skip(test, "request_module() is a stub without CONFIG_MODULES (the debug leg counts)");
 }
 
 #define SCSI_DH_MODULE_REQUEST_CASE KUNIT_CASE(scsi_dh_module_request_test)

@@ -73,11 +73,25 @@ class Debug(unittest.TestCase):
 		self.assertFalse(any('debug.config' in x or 'kasan' in x for x in plain))
 
 	def test_debug_fragment_has_the_checkers_of_the_leg(self):
-		syms = kconfig([os.path.join(runner.CONFIGS, 'debug.config')])
+		k, a = common.kernel('6.12'), common.arch('x86_64')
+		syms = kconfig(runner.kunitconfigs(k, a, runner.DEBUG))
 		for sym in ('KASAN', 'KASAN_GENERIC', 'UBSAN_BOUNDS', 'UBSAN_SHIFT', 'KFENCE',
 			    'PROVE_LOCKING', 'DEBUG_OBJECTS_TIMERS', 'DEBUG_ATOMIC_SLEEP',
 			    'FAILSLAB', 'FAIL_PAGE_ALLOC', 'DEBUG_CANARY_KUNIT_TEST'):
 			self.assertIn(sym, syms)
+
+	def test_mutation_kernels_reach_allocation_failures_and_module_requests(self):
+		# an allocation's error branch and a free are killed by the fail_nth
+		# walks; scsi_dh_lookup()'s module requests by their tracepoint
+		for k in common.KERNELS.values():
+			for a in common.ARCHES.values():
+				with self.subTest(cell=common.cell(k, a)):
+					syms = kconfig(runner.kunitconfigs(k, a, runner.MUTATION))
+					for sym in ('KUNIT_FAULT_INJECTION', 'FAILSLAB', 'MODULES'):
+						self.assertEqual(syms.get(sym), 'y', sym)
+					self.assertNotIn('KASAN', syms)
+					plain = kconfig(runner.kunitconfigs(k, a))
+					self.assertNotIn('KUNIT_FAULT_INJECTION', plain)
 
 	def test_only_the_debug_leg_builds_the_canary(self):
 		k, a = common.kernel('6.12'), common.arch('arm64')

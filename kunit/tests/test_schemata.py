@@ -11,6 +11,7 @@ import helpers  # noqa: F401  (kunit/ on the path)
 
 import common
 import mutagen
+import results
 import schemata
 import share
 import targets
@@ -168,6 +169,32 @@ class Schemata(unittest.TestCase):
 		self.assertEqual([t.function for t in schemata.chosen(ts, '6.12', 'h,a.c')], ['f', 'h'])
 		with self.assertRaisesRegex(common.UsageError, "TARGET 'g' is no target"):
 			schemata.chosen(ts, '6.12', 'h,g')
+
+
+class Baseline(unittest.TestCase):
+	@staticmethod
+	def run_of(*cases):
+		return results.Run('c', results.Meta(),
+				   [results.Case(tuple(n.split('.')), s) for n, s in cases])
+
+	def test_every_case_keeps_its_verdict(self):
+		want = self.run_of(('s.a', 'PASS'), ('s.b', 'SKIP'), ('s.c', 'FAIL'))
+		self.assertEqual(schemata.differences(want, self.run_of(
+			('s.a', 'PASS'), ('s.b', 'SKIP'), ('s.c', 'FAIL'), ('s.new', 'PASS'))), [])
+		self.assertEqual(schemata.differences(want, self.run_of(('s.a', 'FAIL'), ('s.b', 'SKIP'))),
+				 ['s.a: PASS in the normal kernel, FAIL here',
+				  's.c: FAIL in the normal kernel, missing here'])
+
+	def test_a_case_skipped_for_want_of_inject_config_may_run(self):
+		# scsi_dh_module_request_test: a stub SKIP without CONFIG_MODULES,
+		# rows of its own with it
+		want = self.run_of(('s.m', 'SKIP'), ('s.n', 'SKIP'))
+		self.assertEqual(schemata.differences(want, self.run_of(
+			('s.m.empty', 'PASS'), ('s.m.alua', 'PASS'), ('s.n', 'PASS'))), [])
+		self.assertEqual(schemata.differences(want, self.run_of(
+			('s.m.empty', 'FAIL'), ('s.n', 'FAIL'))),
+				 ['s.m: SKIP in the normal kernel, missing here',
+				  's.n: SKIP in the normal kernel, FAIL here'])
 
 
 class Equivalent(unittest.TestCase):

@@ -46,11 +46,26 @@ class Parse(unittest.TestCase):
 		self.assertTrue(t.targets[0].on('6.1'))
 		self.assertFalse(t.targets[1].on('6.1'))
 
+	def test_an_arch_drivers_glue_is_a_target_of_its_arch(self):
+		t = targets.parse('g.c f s* x86_64\nh.c f s* 6.12,arm64\n').targets
+		self.assertEqual(t[0], targets.Target('g.c', 'f', 's*', (), ('x86_64',)))
+		self.assertEqual(t[1], targets.Target('h.c', 'f', 's*', ('6.12',), ('arm64',)))
+		self.assertTrue(t[0].on('6.1', 'x86_64'))
+		self.assertFalse(t[0].on('6.1', 'arm64'))
+		self.assertTrue(t[0].on('6.1'))
+		self.assertFalse(t[1].on('6.1', 'arm64'))
+		self.assertTrue(t[1].on('6.12', 'arm64'))
+		self.assertEqual([x.path for x in schemata.chosen(t, '6.12', None, 'x86_64')], ['g.c'])
+		with self.assertRaisesRegex(common.UsageError, "'h.c' is no target .* 6.12 x86_64"):
+			schemata.chosen(t, '6.12', 'h.c', 'x86_64')
+
 	def test_bad_lines_name_their_line(self):
 		for text in ('a.c f\n', 'a.c f s 6.1 extra\n', 'a.c 1f s\n', '! a.c\n'):
 			with self.subTest(text=text):
 				with self.assertRaisesRegex(common.UsageError, r'targets:1: want'):
 					targets.parse(text, 'targets')
+		with self.assertRaisesRegex(common.UsageError, r'targets:1: riscv is no base or arch'):
+			targets.parse('a.c f s 6.1,riscv\n', 'targets')
 
 	def test_the_project_file_parses_and_names_known_bases(self):
 		t = targets.load()
@@ -96,22 +111,27 @@ class Definitions(unittest.TestCase):
 class Series(unittest.TestCase):
 	"""Every function a series changes is a target, and every target is
 	defined where the file says, in each base's synced tree (libclang,
-	with the x86_64 cell's flags)."""
+	with the flags of each arch's cell whose build dir there is: an arch
+	glue target is looked for in its arch's build only)."""
 
 	def check(self, version: str):
 		k = common.kernel(version)
 		tree = common.tree_dir(k)
-		build = common.build_dir(k, common.arch('x86_64'))
 		if not os.path.isdir(os.path.join(tree, '.git')):
 			self.skipTest(f'no synced {version} tree (make sync)')
-		if not os.path.isdir(build):
-			self.skipTest(f'no {version} x86_64 build dir (make test)')
 		if schemata.schema_in(tree, targets.load().targets):
 			self.skipTest(f'the {version} tree holds a mutation schema (make mutation)')
-		untargeted, gone = targets.missing(version, tree, build)
-		self.assertEqual(untargeted, [], f'{version}: changed by the series, not in '
-				 'kunit/mutation/targets')
-		self.assertEqual(gone, [], f'{version}: targets not defined in their file')
+		builds = {a: common.build_dir(k, common.arch(a)) for a in common.ARCHES}
+		builds = {a: b for a, b in builds.items() if os.path.isdir(b)}
+		if 'x86_64' not in builds:
+			self.skipTest(f'no {version} x86_64 build dir (make test)')
+		for a, build in builds.items():
+			with self.subTest(arch=a):
+				untargeted, gone = targets.missing(version, tree, build, arch=a)
+				self.assertEqual(untargeted, [], f'{version}: changed by the series, '
+						 'not in kunit/mutation/targets')
+				self.assertEqual(gone, [], f'{version} {a}: targets not defined in '
+						 'their file')
 
 	def test_6_1(self):
 		self.check('6.1')
