@@ -194,7 +194,15 @@ class Baseline(unittest.TestCase):
 		self.assertEqual(schemata.differences(want, self.run_of(
 			('s.m.empty', 'FAIL'), ('s.n', 'FAIL'))),
 				 ['s.m: SKIP in the normal kernel, missing here',
-				  's.n: SKIP in the normal kernel, FAIL here'])
+				  's.n: SKIP in the normal kernel, FAIL here',
+				  's.m.empty: not in the normal kernel, FAIL here'])
+
+	def test_a_case_only_the_schema_kernel_has_must_not_fail(self):
+		want = self.run_of(('s.a', 'PASS'))
+		self.assertEqual(schemata.differences(want, self.run_of(
+			('s.a', 'PASS'), ('s.nth', 'PASS'), ('s.x', 'SKIP'))), [])
+		self.assertEqual(schemata.differences(want, self.run_of(
+			('s.a', 'PASS'), ('s.nth', 'FAIL'))), ['s.nth: not in the normal kernel, FAIL here'])
 
 
 class Equivalent(unittest.TestCase):

@@ -455,12 +455,126 @@ static void aa_load_alloc_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&proxy->count.count), refs);
 }
 
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+struct aa_load_nth_case {
+	const char *desc;
+	const u8 *blob;
+	size_t size;
+	struct aa_kunit_load_params params;
+	const char *ns;		/* the namespace its header names */
+};
+
+/* The allocations a load makes for what the parameters ask, and for a namespace. */
+static const struct aa_load_nth_case aa_load_nth_cases[] = {
+	{ "a namespace's name", net_ns_a_blob, sizeof(net_ns_a_blob), { false, false, 0 },
+	  "ns_a" },
+	{ "hash_policy=1", net_inet_stream_blob, sizeof(net_inet_stream_blob),
+	  { true, false, 0 } },
+	{ "export_binary=1, level 0", net_inet_stream_blob, sizeof(net_inet_stream_blob),
+	  { false, true, 0 } },
+	{ "export_binary=1, level 3", net_inet_stream_blob, sizeof(net_inet_stream_blob),
+	  { false, true, 3 } },
+	{ "all three", net_ns_a_blob, sizeof(net_ns_a_blob), { true, true, 9 }, "ns_a" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_load_nth, aa_load_nth_cases, desc);
+
+struct aa_load_nth {
+	const struct aa_load_nth_case *t;
+	struct aa_kunit_policy *p;
+};
+
+static void aa_load_nth_setup(struct kunit *test, void *ctx)
+{
+	struct aa_load_nth *w = ctx;
+
+	w->p = aa_kunit_policy(test, w->t->blob, w->t->size);
+}
+
+static int aa_load_nth_call(struct kunit *test, void *ctx)
+{
+	struct aa_load_nth *w = ctx;
+
+	return aa_kunit_unpack(w->p);
+}
+
+/*
+ * A refused load hands back no profile, no error pointer for a hash, and
+ * the caller's blob as it was (a failed compression keeps it, with its
+ * own size as the compressed one on 6.12); the namespace's name, if it
+ * got that far, is the caller's to free. A load that went through
+ * despite a failed allocation (kvmalloc() falls back to vmalloc()) has
+ * all of it.
+ */
+static void aa_load_nth_undo(struct kunit *test, void *ctx, int err, unsigned int nth,
+			     bool failed)
+{
+	const struct aa_load_nth_case *t = ((struct aa_load_nth *)ctx)->t;
+	struct aa_kunit_policy *p = ((struct aa_load_nth *)ctx)->p;
+	struct aa_load_ent *ent;
+
+	if (err) {
+		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&p->ents), "allocation %u failed", nth);
+		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(p->udata.hash), "allocation %u failed", nth);
+		KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, t->blob, t->size,
+				       "allocation %u failed", nth);
+		if (p->udata.compressed_size)
+			KUNIT_EXPECT_EQ_MSG(test, p->udata.compressed_size, t->size,
+					    "allocation %u failed", nth);
+	} else {
+		KUNIT_ASSERT_TRUE_MSG(test, list_is_singular(&p->ents), "allocation %u failed",
+				      nth);
+		ent = list_first_entry(&p->ents, struct aa_load_ent, list);
+		KUNIT_EXPECT_EQ_MSG(test, !!ent->new->hash, t->params.hash,
+				    "allocation %u failed", nth);
+		KUNIT_EXPECT_EQ_MSG(test, !!p->udata.hash, t->params.hash,
+				    "allocation %u failed", nth);
+		if (t->params.export && t->params.level)
+			aa_kunit_expect_unpacks_to(test, p->udata.data, p->udata.compressed_size,
+						   t->blob, t->size);
+		else
+			KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, t->blob, t->size,
+					       "allocation %u failed", nth);
+		if (t->ns) {
+			KUNIT_ASSERT_NOT_NULL_MSG(test, p->ns, "allocation %u failed", nth);
+			KUNIT_EXPECT_STREQ_MSG(test, p->ns, t->ns, "allocation %u failed", nth);
+		}
+	}
+	if (!t->ns)
+		KUNIT_EXPECT_NULL_MSG(test, p->ns, "allocation %u failed", nth);
+	kunit_release_action(test, aa_kunit_policy_free, p);
+}
+
+/*
+ * aa_unpack() with each of its allocations failed in turn, under the
+ * load parameters of the row: the namespace's name (verify_header()),
+ * the hashes, compress_zstd()'s buffers.
+ */
+static void aa_load_fail_nth_test(struct kunit *test)
+{
+	struct aa_load_nth w = { .t = test->param_value };
+	const struct kunit_fail_nth walk = {
+		.what = "aa_unpack()",
+		.max = AA_MAX_NTH,
+		.setup = aa_load_nth_setup,
+		.call = aa_load_nth_call,
+		.undo = aa_load_nth_undo,
+	};
+
+	aa_kunit_load_params(test, &w.t->params, false);
+	kunit_fail_nth_walk(test, &walk, &w);
+}
+#endif /* CONFIG_KUNIT_FAULT_INJECTION */
+
 static struct kunit_case aa_net_load_cases[] = {
 	KUNIT_CASE_PARAM(aa_load_params_test, aa_load_params_gen_params),
 	KUNIT_CASE_PARAM(aa_load_header_test, aa_load_header_gen_params),
 	KUNIT_CASE(aa_load_ns_test),
 	KUNIT_CASE(aa_load_ns_name_test),
 	KUNIT_CASE(aa_load_alloc_test),
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+	KUNIT_CASE_PARAM(aa_load_fail_nth_test, aa_load_nth_gen_params),
+#endif
 	{}
 };
 

@@ -43,6 +43,9 @@
 
 #define QLA_TEST_TRACKED	12
 #define QLA_TEST_MAX_NTH	16
+/* The request queue of the abort cases, and what their command holds of the firmware's */
+#define QLA_TEST_REQ_ID		3
+#define QLA_TEST_CMD_IOCBS	2
 
 /* Frees of the tracked pointers, seen by the tracepoint probes. */
 struct qla_test_frees {
@@ -863,11 +866,42 @@ static struct qla_test_abort *qla_test_abort_env(struct kunit *test)
 	a->rsp = rsp;
 	init_completion(&a->waited);
 
+	/* Not 0, so that the queue number the abort IOCB carries shows. */
+	env->req->id = QLA_TEST_REQ_ID;
+
 	a->cmd = qla_test_sp(test, env);
 	a->cmd->priv = a;
 	qla2x00_init_async_sp(a->cmd, 60, qla_test_cmd_done);
 	KUNIT_ASSERT_EQ(test, qla2x00_start_sp(a->cmd), QLA_SUCCESS);
+	/*
+	 * The firmware resources a SCSI command holds while it is out
+	 * (qla24xx_start_scsi(), with ql2xenforce_iocb_limit at 2: the
+	 * adapter's count as well as the queue pair's).
+	 */
+	a->cmd->iores.res_type = RESOURCE_HA | RESOURCE_IOCB | RESOURCE_EXCH;
+	a->cmd->iores.iocb_cnt = QLA_TEST_CMD_IOCBS;
+	a->cmd->iores.exch_cnt = 1;
+	env->qpair->fwres.iocbs_used = QLA_TEST_CMD_IOCBS;
+	env->qpair->fwres.exch_used = 1;
+	atomic_set(&env->ha->fwres.iocb_used, QLA_TEST_CMD_IOCBS);
+	atomic_set(&env->ha->fwres.exch_used, 1);
 	return a;
+}
+
+/*
+ * The firmware resources the aborted command holds: @held of them, or
+ * none once they were given back.
+ */
+static void qla_test_expect_cmd_resources(struct kunit *test, struct qla_test_abort *a,
+					  bool held)
+{
+	struct qla_test_iocb *env = a->env;
+
+	KUNIT_EXPECT_EQ(test, env->qpair->fwres.iocbs_used, held ? QLA_TEST_CMD_IOCBS : 0);
+	KUNIT_EXPECT_EQ(test, env->qpair->fwres.exch_used, held ? 1 : 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->ha->fwres.iocb_used),
+			held ? QLA_TEST_CMD_IOCBS : 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->ha->fwres.exch_used), held ? 1 : 0);
 }
 
 /* The abort's SRB and its IOCB on the request ring, once it is queued. */
@@ -941,13 +975,16 @@ struct qla_abort_case {
 	const char *name;
 	bool wait;
 	bool timeout_first;
+	u16 status;		/* of the firmware's answer */
 };
 
 static const struct qla_abort_case qla_abort_cases[] = {
-	{ "no wait, answer then timeout", false, false },
-	{ "no wait, timeout then answer", false, true },
-	{ "wait, answer then timeout", true, false },
-	{ "wait, timeout then answer", true, true },
+	{ "no wait, answer then timeout", false, false, CS_COMPLETE },
+	{ "no wait, timeout then answer", false, true, CS_COMPLETE },
+	{ "no wait, answer refused", false, false, CS_ABORTED },
+	{ "wait, answer then timeout", true, false, CS_COMPLETE },
+	{ "wait, timeout then answer", true, true, CS_COMPLETE },
+	{ "wait, answer refused", true, false, CS_ABORTED },
 };
 
 KUNIT_ARRAY_PARAM_DESC(qla_abort, qla_abort_cases, name);
@@ -960,6 +997,7 @@ static void qla_abort_race_test(struct kunit *test)
 	struct abort_entry_24xx *iocb = NULL;
 	struct task_struct *waiter = NULL;
 	unsigned long deadline = jiffies + 10 * HZ;
+	unsigned long issued = jiffies;
 	srb_t *abt;
 	u32 handle;
 
@@ -975,11 +1013,20 @@ static void qla_abort_race_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, abt);
 	qla_test_track(test, env->frees, abt);
 
-	/* The IOCB the firmware gets names the command it aborts. */
+	/* The IOCB the firmware gets names the command it aborts, and its queue. */
 	KUNIT_EXPECT_EQ(test, iocb->entry_type, ABORT_IOCB_TYPE);
 	KUNIT_EXPECT_EQ(test, iocb->handle, make_handle(env->req->id, abt->handle));
 	KUNIT_EXPECT_EQ(test, iocb->handle_to_abort, make_handle(env->req->id, a->cmd->handle));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(iocb->req_que_no), QLA_TEST_REQ_ID);
 	KUNIT_EXPECT_PTR_EQ(test, abt->cmd_sp, a->cmd);
+	KUNIT_EXPECT_PTR_EQ(test, abt->qpair, a->cmd->qpair);
+	KUNIT_EXPECT_STREQ(test, abt->name, "abort");
+	KUNIT_EXPECT_EQ(test, !!(abt->flags & SRB_WAKEUP_ON_COMP), c->wait);
+	/* "FW can send 2 x ABTS's timeout/20s": the timer is 42 s out */
+	KUNIT_EXPECT_GE(test, abt->u.iocb_cmd.timer.expires, issued + 42 * HZ);
+	KUNIT_EXPECT_LE(test, abt->u.iocb_cmd.timer.expires, jiffies + 42 * HZ);
+	/* The adapter is busy with both SRBs: its removal waits for them */
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->vha->vref_count), 2);
 	handle = iocb->handle;
 	/* INIT and TMR */
 	KUNIT_EXPECT_EQ(test, kref_read(&abt->cmd_kref), 2);
@@ -994,28 +1041,95 @@ static void qla_abort_race_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), 1);
 		KUNIT_EXPECT_EQ(test, a->cmd_res, QLA_OS_TIMER_EXPIRED);
 		KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
+		/* and its firmware resources given back */
+		qla_test_expect_cmd_resources(test, a, false);
 		/* The late answer finds no handle: nothing completes twice */
-		qla_test_fw_abort_answer(a, handle, CS_COMPLETE);
+		qla_test_fw_abort_answer(a, handle, c->status);
 	} else {
-		qla_test_fw_abort_answer(a, handle, CS_COMPLETE);
+		qla_test_fw_abort_answer(a, handle, c->status);
 		if (!c->wait)
 			KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
 		/* The answer cancelled the timer: it never fires */
 		msleep(jiffies_to_msecs(2));
 		KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), 0);
 		KUNIT_EXPECT_PTR_EQ(test, env->req->outstanding_cmds[a->cmd->handle], a->cmd);
+		/* The command is still out, with its resources */
+		qla_test_expect_cmd_resources(test, a, true);
 	}
 
 	if (c->wait) {
 		KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&a->waited, 10 * HZ), 0UL);
 		KUNIT_EXPECT_EQ(test, a->wait_rval,
-				c->timeout_first ? QLA_ERR_FROM_FW : QLA_SUCCESS);
+				!c->timeout_first && c->status == CS_COMPLETE ?
+				QLA_SUCCESS : QLA_ERR_FROM_FW);
 	}
 	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), c->timeout_first ? 1 : 0);
 	qla_test_cmd_release(test, a);
 	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, a->cmd), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->vha->vref_count), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->qpair->ref_count), 0);
 }
+
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+struct qla_test_abort_nth {
+	struct qla_test_abort *a;
+	int rval;
+};
+
+static int qla_abort_nth_call(struct kunit *test, void *ctx)
+{
+	struct qla_test_abort_nth *w = ctx;
+
+	w->rval = qla24xx_async_abort_cmd(w->a->cmd, false);
+	return w->rval == QLA_SUCCESS ? 0 : -ENOMEM;
+}
+
+/*
+ * No SRB for the abort: QLA_MEMORY_ALLOC_FAILED and nothing sent, the
+ * adapter no busier than before; else the abort is out, and its answer
+ * releases it.
+ */
+static void qla_abort_nth_undo(struct kunit *test, void *ctx, int err, unsigned int nth,
+			       bool failed)
+{
+	struct qla_test_abort_nth *w = ctx;
+	struct qla_test_abort *a = w->a;
+	struct abort_entry_24xx *iocb = NULL;
+	srb_t *abt = qla_test_abort_sp(a, &iocb);
+
+	if (err) {
+		KUNIT_EXPECT_EQ_MSG(test, w->rval, QLA_MEMORY_ALLOC_FAILED,
+				    "allocation %u failed", nth);
+		KUNIT_EXPECT_NULL_MSG(test, abt, "allocation %u failed", nth);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&a->env->vha->vref_count), 1,
+				    "allocation %u failed", nth);
+		/* The command's reference only: none is left behind */
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&a->env->qpair->ref_count), 1,
+				    "allocation %u failed", nth);
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, abt);
+	qla_test_fw_abort_answer(a, iocb->handle, CS_COMPLETE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->env->vha->vref_count), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->env->qpair->ref_count), 1);
+}
+
+/* qla24xx_async_abort_cmd() with its SRB's allocation failed (GFP_ATOMIC). */
+static void qla_abort_fail_nth_test(struct kunit *test)
+{
+	static const struct kunit_fail_nth walk = {
+		.what = "qla24xx_async_abort_cmd()",
+		.max = QLA_TEST_MAX_NTH,
+		.call = qla_abort_nth_call,
+		.undo = qla_abort_nth_undo,
+	};
+	struct qla_test_abort_nth w = { .a = qla_test_abort_env(test) };
+
+	KUNIT_EXPECT_EQ(test, kunit_fail_nth_walk(test, &walk, &w), 1U);
+	qla_test_cmd_release(test, w.a);
+}
+#endif /* CONFIG_KUNIT_FAULT_INJECTION */
 
 static struct kunit_case qla2xxx_iocb_timer_test_cases[] = {
 	KUNIT_CASE(qla_init_async_sp_test),
@@ -1033,6 +1147,9 @@ static struct kunit_suite qla2xxx_iocb_timer_test_suite = {
 
 static struct kunit_case qla2xxx_abort_test_cases[] = {
 	KUNIT_CASE_PARAM(qla_abort_race_test, qla_abort_gen_params),
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+	KUNIT_CASE(qla_abort_fail_nth_test),
+#endif
 	{}
 };
 
