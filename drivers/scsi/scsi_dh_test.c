@@ -126,7 +126,7 @@ static void scsi_dh_test_modules_exit(void)
 
 static void scsi_dh_module_request_test(struct kunit *test)
 {
-	kunit_skip(test, "request_module() is a stub without CONFIG_MODULES (the debug leg counts)");
+	kunit_skip(test, "request_module() is a stub without CONFIG_MODULES (debug leg counts)");
 }
 
 #define SCSI_DH_MODULE_REQUEST_CASE KUNIT_CASE(scsi_dh_module_request_test)

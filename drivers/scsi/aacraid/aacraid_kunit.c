@@ -44,6 +44,8 @@ struct aac_test_dev {
 	int check_health_ret;
 	int ioremap_calls;
 	u32 ioremap_size;
+	int restart_bled;	/* what the last adapter_restart() was given */
+	u8 restart_type;
 };
 
 static struct aac_test_dev *to_test_dev(struct aac_dev *aac)
@@ -66,6 +68,8 @@ static int aac_test_restart(struct aac_dev *aac, int bled, u8 reset_type)
 	struct aac_test_dev *tdev = to_test_dev(aac);
 
 	tdev->restart_calls++;
+	tdev->restart_bled = bled;
+	tdev->restart_type = reset_type;
 	return tdev->restart_ret;
 }
 
@@ -114,14 +118,20 @@ static struct aac_test_dev *aac_test_dev_alloc(struct kunit *test)
  * _aac_reset_adapter() is entered with the host lock held, as
  * aac_reset_adapter() and aac_check_health() call it.
  */
-static int aac_test_reset(struct aac_dev *aac)
+static int aac_test_reset_as(struct aac_dev *aac, int forced, u8 reset_type)
 {
 	int ret;
 
 	spin_lock_irq(aac->scsi_host_ptr->host_lock);
-	ret = _aac_reset_adapter(aac, 1, IOP_HWSOFT_RESET);
+	ret = _aac_reset_adapter(aac, forced, reset_type);
 	spin_unlock_irq(aac->scsi_host_ptr->host_lock);
 	return ret;
+}
+
+/* The error handler's reset: forced, hardware and soft. */
+static int aac_test_reset(struct aac_dev *aac)
+{
+	return aac_test_reset_as(aac, 1, IOP_HWSOFT_RESET);
 }
 
 /* The kthread that stands in for aac_command_thread(). */
@@ -260,6 +270,81 @@ static void aac_reset_from_command_thread_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, t->exited);
 }
 
+/*
+ * What the reset hands adapter_restart(): the reset type it was given,
+ * and as bled 0 when forced, else what adapter_check_health() says (a
+ * positive value: the adapter's panic code, which the restart reports).
+ */
+struct aac_restart_case {
+	const char *name;
+	int forced;
+	int health;
+	u8 reset_type;
+	int bled;
+};
+
+static const struct aac_restart_case aac_restart_cases[] = {
+	{ "forced, hardware and soft", 1, 0xbad, IOP_HWSOFT_RESET, 0 },
+	{ "forced, soft only", 1, 0, HW_SOFT_RESET, 0 },
+	{ "not forced, healthy", 0, 0, IOP_HWSOFT_RESET, 0 },
+	{ "not forced, panicked", 0, 0xbad, IOP_HWSOFT_RESET, 0xbad },
+	{ "not forced, unhealthy", 0, -1, HW_IOP_RESET, -1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aac_restart, aac_restart_cases, name);
+
+static void aac_reset_restart_test(struct kunit *test)
+{
+	const struct aac_restart_case *c = test->param_value;
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+
+	tdev->check_health_ret = c->health;
+	KUNIT_EXPECT_EQ(test, aac_test_reset_as(aac, c->forced, c->reset_type), -ENODEV);
+	KUNIT_EXPECT_EQ(test, tdev->restart_calls, 1);
+	KUNIT_EXPECT_EQ(test, tdev->restart_bled, c->bled);
+	KUNIT_EXPECT_EQ(test, tdev->restart_type, c->reset_type);
+}
+
+struct aac_test_resetter {
+	struct aac_dev *aac;
+	int ret;
+	struct completion done;
+};
+
+static int aac_test_resetter_fn(void *data)
+{
+	struct aac_test_resetter *r = data;
+
+	r->ret = aac_test_reset(r->aac);
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * A reset from a task started after the command thread (a pid above the
+ * thread's, where the case's own task has one below) stops it too.
+ */
+static void aac_reset_from_later_task_test(struct kunit *test)
+{
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+	struct aac_test_thread *t = aac_test_thread_start(test, aac, false);
+	struct aac_test_resetter *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct task_struct *task;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->aac = aac;
+	init_completion(&r->done);
+	task = kthread_run(aac_test_resetter_fn, r, "aac_kunit_reset");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r->done, AAC_TEST_WAIT));
+	KUNIT_EXPECT_GT(test, task->pid, t->task->pid);
+	KUNIT_EXPECT_EQ(test, r->ret, -ENODEV);
+	KUNIT_EXPECT_TRUE(test, t->exited);
+	KUNIT_EXPECT_NULL(test, aac->thread);
+}
+
 static irqreturn_t aac_test_irq_handler(int irq, void *dev_id)
 {
 	return IRQ_NONE;
@@ -325,8 +410,8 @@ struct aac_fib_case {
 };
 
 static const struct aac_fib_case aac_fib_cases[] = {
-	{ "idle", 0, 0, false, false },
 	{ "response expected", ResponseExpected, 0, true, true },
+	{ "idle", 0, 0, false, false },
 	{ "async", ResponseExpected | Async, 0, false, false },
 	{ "no response expected", ResponseExpected | NoResponseExpected, 0, false, false },
 	{ "async, no response expected", ResponseExpected | NoResponseExpected | Async, 0,
@@ -335,7 +420,12 @@ static const struct aac_fib_case aac_fib_cases[] = {
 	{ "async, waited on", ResponseExpected | Async, FIB_CONTEXT_FLAG_WAIT, true, false },
 };
 
-/* The adapter's FIB array, each FIB of the class of row i % rows, or idle. */
+#define AAC_FIB_IDLE	1	/* the row of a FIB nothing waits on */
+
+/*
+ * The adapter's FIB array, each FIB of the class of row i % rows (the
+ * first, FIB 0, one that is completed), or all idle.
+ */
 static void aac_test_fibs(struct kunit *test, struct aac_dev *aac, bool idle)
 {
 	int nr_fibs = aac->scsi_host_ptr->can_queue + AAC_NUM_MGT_FIB;
@@ -344,7 +434,7 @@ static void aac_test_fibs(struct kunit *test, struct aac_dev *aac, bool idle)
 	aac->fibs = kunit_kcalloc(test, nr_fibs, sizeof(*aac->fibs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, aac->fibs);
 	for (i = 0; i < nr_fibs; i++) {
-		const struct aac_fib_case *c = &aac_fib_cases[idle ? 0 :
+		const struct aac_fib_case *c = &aac_fib_cases[idle ? AAC_FIB_IDLE :
 							       i % ARRAY_SIZE(aac_fib_cases)];
 		struct fib *fib = &aac->fibs[i];
 
@@ -365,7 +455,7 @@ static void aac_test_expect_fibs(struct kunit *test, struct aac_dev *aac, bool i
 	int i;
 
 	for (i = 0; i < nr_fibs; i++) {
-		const struct aac_fib_case *c = &aac_fib_cases[idle ? 0 :
+		const struct aac_fib_case *c = &aac_fib_cases[idle ? AAC_FIB_IDLE :
 							       i % ARRAY_SIZE(aac_fib_cases)];
 
 		KUNIT_EXPECT_EQ_MSG(test, completion_done(&aac->fibs[i].event_wait),
@@ -514,6 +604,8 @@ static struct kunit_case aacraid_thread_test_cases[] = {
 	KUNIT_CASE(aac_reset_stops_thread_once_test),
 	KUNIT_CASE(aac_reset_without_thread_test),
 	KUNIT_CASE(aac_reset_from_command_thread_test),
+	KUNIT_CASE_PARAM(aac_reset_restart_test, aac_restart_gen_params),
+	KUNIT_CASE(aac_reset_from_later_task_test),
 	KUNIT_CASE(aac_shutdown_without_thread_test),
 	KUNIT_CASE(aac_shutdown_stops_aif_thread_test),
 	KUNIT_CASE_PARAM_ATTR(aac_reset_reinit_test, aac_reinit_gen_params,
