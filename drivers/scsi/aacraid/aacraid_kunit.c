@@ -25,6 +25,7 @@
 #include <linux/pci.h>
 #include <linux/sched/task.h>
 #include <scsi/scsi_host.h>
+#include <trace/events/sched.h>
 
 #include "aacraid.h"
 
@@ -46,6 +47,9 @@ struct aac_test_dev {
 	u32 ioremap_size;
 	int restart_bled;	/* what the last adapter_restart() was given */
 	u8 restart_type;
+	int init_calls;
+	int init_ret;
+	int rescans;
 };
 
 static struct aac_test_dev *to_test_dev(struct aac_dev *aac)
@@ -97,8 +101,10 @@ static struct aac_test_dev *aac_test_dev_alloc(struct kunit *test)
 	tdev->host->host_lock = &tdev->host->default_lock;
 	tdev->host->can_queue = 4;
 	mutex_init(&tdev->aac.ioctl_mutex);
+	spin_lock_init(&tdev->aac.fib_lock);
 	tdev->aac.scsi_host_ptr = tdev->host;
 	tdev->aac.pdev = &tdev->pdev;
+	tdev->pdev.error_state = pci_channel_io_normal;
 	tdev->aac.a_ops.adapter_disable_int = aac_test_disable_int;
 	tdev->aac.a_ops.adapter_check_health = aac_test_check_health;
 	tdev->aac.a_ops.adapter_restart = aac_test_restart;
@@ -272,8 +278,10 @@ static void aac_reset_from_command_thread_test(struct kunit *test)
 
 /*
  * What the reset hands adapter_restart(): the reset type it was given,
- * and as bled 0 when forced, else what adapter_check_health() says (a
- * positive value: the adapter's panic code, which the restart reports).
+ * and as bled 0 when forced, else what aac_adapter_check_health() says:
+ * the adapter's own answer (a positive value is its panic code, which
+ * the restart reports), or -1 without asking it when its PCI channel is
+ * offline or a PCI error is being handled.
  */
 struct aac_restart_case {
 	const char *name;
@@ -281,14 +289,20 @@ struct aac_restart_case {
 	int health;
 	u8 reset_type;
 	int bled;
+	pci_channel_state_t error_state;
+	bool handle_pci_error;
 };
 
 static const struct aac_restart_case aac_restart_cases[] = {
-	{ "forced, hardware and soft", 1, 0xbad, IOP_HWSOFT_RESET, 0 },
-	{ "forced, soft only", 1, 0, HW_SOFT_RESET, 0 },
-	{ "not forced, healthy", 0, 0, IOP_HWSOFT_RESET, 0 },
-	{ "not forced, panicked", 0, 0xbad, IOP_HWSOFT_RESET, 0xbad },
-	{ "not forced, unhealthy", 0, -1, HW_IOP_RESET, -1 },
+	{ "forced, hardware and soft", 1, 0xbad, IOP_HWSOFT_RESET, 0, pci_channel_io_normal },
+	{ "forced, soft only", 1, 0, HW_SOFT_RESET, 0, pci_channel_io_normal },
+	{ "not forced, healthy", 0, 0, IOP_HWSOFT_RESET, 0, pci_channel_io_normal },
+	{ "not forced, panicked", 0, 0xbad, IOP_HWSOFT_RESET, 0xbad, pci_channel_io_normal },
+	{ "not forced, unhealthy", 0, -1, HW_IOP_RESET, -1, pci_channel_io_normal },
+	{ "not forced, PCI channel frozen", 0, 0, IOP_HWSOFT_RESET, -1, pci_channel_io_frozen },
+	{ "not forced, PCI error being handled", 0, 0, IOP_HWSOFT_RESET, -1,
+	  pci_channel_io_normal, true },
+	{ "forced, PCI channel frozen", 1, 0, IOP_HWSOFT_RESET, 0, pci_channel_io_frozen },
 };
 
 KUNIT_ARRAY_PARAM_DESC(aac_restart, aac_restart_cases, name);
@@ -300,6 +314,8 @@ static void aac_reset_restart_test(struct kunit *test)
 	struct aac_dev *aac = &tdev->aac;
 
 	tdev->check_health_ret = c->health;
+	tdev->pdev.error_state = c->error_state;
+	aac->handle_pci_error = c->handle_pci_error;
 	KUNIT_EXPECT_EQ(test, aac_test_reset_as(aac, c->forced, c->reset_type), -ENODEV);
 	KUNIT_EXPECT_EQ(test, tdev->restart_calls, 1);
 	KUNIT_EXPECT_EQ(test, tdev->restart_bled, c->bled);
@@ -505,6 +521,7 @@ struct aac_reinit_case {
 	u32 quirks;		/* those that choose the DMA masks */
 	u64 dma_mask, coherent_mask;
 	bool idle;		/* no FIB to complete: no pause for ioctls */
+	bool no_dma;		/* a device that takes no DMA mask: -EIO, no init */
 };
 
 static const struct aac_reinit_case aac_reinit_cases[] = {
@@ -518,9 +535,18 @@ static const struct aac_reinit_case aac_reinit_cases[] = {
 	  DMA_BIT_MASK(32), DMA_BIT_MASK(64), true },
 	{ "PMC Series 6, aac_src_init: 32-bit coherent DMA", 62, aac_src_init, AAC_QUIRK_SRC,
 	  DMA_BIT_MASK(64), DMA_BIT_MASK(32), true },
+	{ "ASR-2230S, no DMA mask to set: -EIO before the init", 20, aac_rkt_init, 0,
+	  DMA_BIT_MASK(64), DMA_BIT_MASK(64), true, true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(aac_reinit, aac_reinit_cases, name);
+
+/* The size of the adapter's FIB pool, as aac_fib_map_free() computes it. */
+static size_t aac_test_fib_pool_size(struct aac_dev *aac)
+{
+	return (aac->max_fib_size + sizeof(struct aac_fib_xporthdr)) *
+	       (aac->scsi_host_ptr->can_queue + AAC_NUM_MGT_FIB) + ALIGN32 - 1;
+}
 
 static void aac_test_free_comm(void *data)
 {
@@ -530,8 +556,57 @@ static void aac_test_free_comm(void *data)
 	if (aac->comm_addr)
 		dma_free_coherent(&tdev->pdev.dev, aac->comm_size, aac->comm_addr,
 				  aac->comm_phys);
+	if (aac->hw_fib_va)
+		dma_free_coherent(&tdev->pdev.dev, aac_test_fib_pool_size(aac), aac->hw_fib_va,
+				  aac->hw_fib_pa);
 	kfree(aac->queues);
 	kfree(aac->fsa_dev);
+}
+
+/*
+ * A fake adapter of card type @cardtype whose restart succeeds, with
+ * what a reset frees (communication area, FIB pool, queues, containers,
+ * interrupt), its FIBs (all idle if @idle), DMA masks of 64 bits to be
+ * narrowed, and a command thread: the reset drops the host lock, as
+ * aac_reset_adapter()'s does, and may sleep.
+ */
+static struct aac_test_thread *aac_test_reinit_setup(struct kunit *test,
+						     struct aac_test_dev *tdev, int cardtype,
+						     bool idle)
+{
+	struct aac_dev *aac = &tdev->aac;
+	struct aac_test_thread *t;
+
+	tdev->restart_ret = 0;
+	aac->cardtype = cardtype;
+	aac->name = "aac_kunit";
+	aac->base_start = AAC_TEST_NO_BAR;
+	aac->base_size = 2 * PAGE_SIZE;
+	tdev->pdev.resource[2].start = AAC_TEST_NO_BAR;
+	tdev->pdev.resource[2].end = (resource_size_t)-1;
+	tdev->pdev.dma_mask = DMA_BIT_MASK(64);
+	tdev->pdev.dev.dma_mask = &tdev->pdev.dma_mask;
+	tdev->pdev.dev.coherent_dma_mask = DMA_BIT_MASK(64);
+	aac->max_fib_size = sizeof(struct hw_fib);
+	aac->max_cmd_size = aac->max_fib_size;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_free_comm, tdev));
+	aac->comm_size = PAGE_SIZE;
+	aac->comm_addr = dma_alloc_coherent(&tdev->pdev.dev, aac->comm_size, &aac->comm_phys,
+					    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, aac->comm_addr);
+	aac->hw_fib_va = dma_alloc_coherent(&tdev->pdev.dev, aac_test_fib_pool_size(aac),
+					    &aac->hw_fib_pa, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, aac->hw_fib_va);
+	aac->queues = kzalloc(sizeof(*aac->queues), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, aac->queues);
+	aac->fsa_dev = kzalloc(sizeof(*aac->fsa_dev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, aac->fsa_dev);
+	aac_test_fibs(test, aac, idle);
+	aac_test_request_irq(test, tdev);
+	t = aac_test_thread_start(test, aac, false);
+	aac->in_reset = 1;
+	return t;
 }
 
 static void aac_reset_reinit_test(struct kunit *test)
@@ -547,57 +622,212 @@ static void aac_reset_reinit_test(struct kunit *test)
 
 	KUNIT_ASSERT_PTR_EQ(test, (void *)ident->init, (void *)c->init);
 	KUNIT_ASSERT_EQ(test, ident->quirks & quirks, c->quirks);
-	tdev->restart_ret = 0;
-	aac->cardtype = c->cardtype;
-	aac->name = "aac_kunit";
-	aac->base_start = AAC_TEST_NO_BAR;
-	aac->base_size = 2 * PAGE_SIZE;
-	tdev->pdev.resource[2].start = AAC_TEST_NO_BAR;
-	tdev->pdev.resource[2].end = (resource_size_t)-1;
-	tdev->pdev.dma_mask = DMA_BIT_MASK(64);
-	tdev->pdev.dev.dma_mask = &tdev->pdev.dma_mask;
-	tdev->pdev.dev.coherent_dma_mask = DMA_BIT_MASK(64);
-
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_free_comm, tdev));
-	aac->comm_size = PAGE_SIZE;
-	aac->comm_addr = dma_alloc_coherent(&tdev->pdev.dev, aac->comm_size, &aac->comm_phys,
-					    GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, aac->comm_addr);
-	aac->queues = kzalloc(sizeof(*aac->queues), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, aac->queues);
-	aac->fsa_dev = kzalloc(sizeof(*aac->fsa_dev), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, aac->fsa_dev);
-	aac_test_fibs(test, aac, c->idle);
-	aac_test_request_irq(test, tdev);
-	/* With the command thread, the reset drops the host lock: it may sleep. */
-	t = aac_test_thread_start(test, aac, false);
-	aac->in_reset = 1;
+	t = aac_test_reinit_setup(test, tdev, c->cardtype, c->idle);
+	if (c->no_dma)
+		tdev->pdev.dev.dma_mask = NULL;
 
 	start = jiffies;
 	ret = aac_test_reset(aac);
 
 	/* The card type's init could not map the registers */
-	KUNIT_EXPECT_EQ(test, ret, -1);
+	KUNIT_EXPECT_EQ(test, ret, c->no_dma ? -EIO : -1);
 	KUNIT_EXPECT_EQ(test, tdev->restart_calls, 1);
 	KUNIT_EXPECT_EQ(test, aac->in_reset, 0);
 	KUNIT_EXPECT_TRUE(test, t->exited);
 	KUNIT_EXPECT_NULL(test, aac->thread);
 	aac_test_expect_fibs(test, aac, c->idle, true);
-	if (c->idle)
+	/* Two seconds for ioctls, when a FIB was waited on */
+	if (c->idle) {
 		KUNIT_EXPECT_LT(test, jiffies - start, 2UL * HZ);
-	else
+	} else {
 		KUNIT_EXPECT_GE(test, jiffies - start, 2UL * HZ);
+		KUNIT_EXPECT_LT(test, jiffies - start, 3UL * HZ);
+	}
 	/* What the old adapter had is gone, before the init */
 	KUNIT_EXPECT_FALSE(test, irq_has_action(tdev->pdev.irq));
 	KUNIT_EXPECT_NULL(test, aac->comm_addr);
 	KUNIT_EXPECT_EQ(test, aac->comm_phys, 0);
+	KUNIT_EXPECT_NULL(test, aac->hw_fib_va);
+	KUNIT_EXPECT_EQ(test, aac->hw_fib_pa, 0);
 	KUNIT_EXPECT_NULL(test, aac->queues);
 	KUNIT_EXPECT_NULL(test, aac->fsa_dev);
 	KUNIT_EXPECT_EQ(test, tdev->ioremap_calls, 1);
 	KUNIT_EXPECT_EQ(test, tdev->ioremap_size, 0);
+	/* The card's init ran (it set its own ops), unless a mask failed */
+	KUNIT_EXPECT_EQ(test, aac->a_ops.adapter_ioremap == aac_test_ioremap, c->no_dma);
 	/* The masks the quirks ask for */
 	KUNIT_EXPECT_EQ(test, tdev->pdev.dma_mask, c->dma_mask);
 	KUNIT_EXPECT_EQ(test, tdev->pdev.dev.coherent_dma_mask, c->coherent_mask);
+}
+
+/*
+ * The card's init, where no card answers: it counts, and marks an AIF
+ * thread present, so that the command thread the reset starts again
+ * (the real aac_command_thread()) returns at once, as it does for a
+ * second thread of an adapter, instead of waiting on queues no card set up.
+ */
+static int aac_test_init(struct aac_dev *aac)
+{
+	struct aac_test_dev *tdev = to_test_dev(aac);
+
+	tdev->init_calls++;
+	aac->aif_thread = 1;
+	return tdev->init_ret;
+}
+
+struct aac_test_ident {
+	struct aac_driver_ident *ident;
+	int (*init)(struct aac_dev *dev);
+};
+
+static void aac_test_ident_restore(void *data)
+{
+	struct aac_test_ident *saved = data;
+
+	saved->ident->init = saved->init;
+}
+
+static void aac_test_rescan(struct work_struct *work)
+{
+	struct aac_dev *aac = container_of(to_delayed_work(work), struct aac_dev,
+					   src_reinit_aif_worker);
+
+	to_test_dev(aac)->rescans++;
+}
+
+static void aac_test_rescan_cancel(void *data)
+{
+	cancel_delayed_work_sync(data);
+}
+
+/*
+ * A reset whose adapter comes back and whose init succeeds (the card
+ * type's init replaced by aac_test_init() for the case): the command
+ * thread started again, the S/G limits of the card's quirks (and the
+ * largest transfer they allow), a bus rescan scheduled; an init that
+ * fails starts nothing and schedules nothing. The adapter's info, its
+ * configuration and containers are asked for through FIBs, which no card
+ * answers here (aac_fib_alloc() finds none free).
+ */
+struct aac_comeback_case {
+	const char *name;
+	int cardtype;
+	int (*init)(struct aac_dev *dev);
+	int init_ret;
+	unsigned short sg_before, sg_after;
+	unsigned int max_sectors_after;
+	int ret;
+	bool no_thread_memory;	/* the thread's allocation failed (fail_nth) */
+};
+
+#define AAC_TEST_MAX_SECTORS	1024
+
+static const struct aac_comeback_case aac_comeback_cases[] = {
+	{ "Adaptec 5400S: 34 S/G at most", 53, aac_sa_init, 0, 64, 34, 34 * 8 + 112, 0 },
+	{ "Adaptec 5400S, 34 S/G already", 53, aac_sa_init, 0, 34, 34, AAC_TEST_MAX_SECTORS,
+	  0 },
+	{ "AAR-2410SA: 17 S/G at most", 37, aac_rx_init, 0, 64, 17, 17 * 8 + 112, 0 },
+	{ "AAR-2410SA, 17 S/G already", 37, aac_rx_init, 0, 17, 17, AAC_TEST_MAX_SECTORS, 0 },
+	{ "ASR-2230S: no S/G limit", 20, aac_rkt_init, 0, 64, 64, AAC_TEST_MAX_SECTORS, 0 },
+	{ "ASR-2230S, init fails", 20, aac_rkt_init, -EIO, 64, 64, AAC_TEST_MAX_SECTORS,
+	  -EIO },
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+	{ "ASR-2230S, no memory for the command thread", 20, aac_rkt_init, 0, 64, 64,
+	  AAC_TEST_MAX_SECTORS, -ENOMEM, true },
+#endif
+};
+
+/* The command thread a reset starts again: it exits at once (aac_test_init()). */
+#define AAC_TEST_CMD_THREAD	"aac_kunit_cmd"
+
+struct aac_test_exit {
+	struct completion done;
+};
+
+static void aac_test_probe_exit(void *data, struct task_struct *p)
+{
+	struct aac_test_exit *w = data;
+
+	if (!strcmp(p->comm, AAC_TEST_CMD_THREAD))
+		complete(&w->done);
+}
+
+static void aac_test_exit_unwatch(void *data)
+{
+	unregister_trace_sched_process_exit(aac_test_probe_exit, data);
+	tracepoint_synchronize_unregister();
+}
+
+/* Completes when the restarted command thread exits. */
+static struct aac_test_exit *aac_test_exit_watch(struct kunit *test)
+{
+	struct aac_test_exit *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	init_completion(&w->done);
+	KUNIT_ASSERT_EQ(test, register_trace_sched_process_exit(aac_test_probe_exit, w), 0);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_exit_unwatch, w));
+	return w;
+}
+
+KUNIT_ARRAY_PARAM_DESC(aac_comeback, aac_comeback_cases, name);
+
+static void aac_reset_comeback_test(struct kunit *test)
+{
+	const struct aac_comeback_case *c = test->param_value;
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+	struct aac_test_ident *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+	struct aac_test_exit *exit = aac_test_exit_watch(test);
+	struct aac_test_thread *t;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	saved->ident = aac_get_driver_ident(c->cardtype);
+	saved->init = saved->ident->init;
+	KUNIT_ASSERT_PTR_EQ(test, (void *)saved->init, (void *)c->init);
+	saved->ident->init = aac_test_init;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_ident_restore, saved));
+	INIT_DELAYED_WORK(&aac->src_reinit_aif_worker, aac_test_rescan);
+	ret = kunit_add_action_or_reset(test, aac_test_rescan_cancel, &aac->src_reinit_aif_worker);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	tdev->init_ret = c->init_ret;
+	tdev->host->sg_tablesize = c->sg_before;
+	tdev->host->max_sectors = AAC_TEST_MAX_SECTORS;
+	t = aac_test_reinit_setup(test, tdev, c->cardtype, true);
+	aac->name = AAC_TEST_CMD_THREAD;
+
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+	/* The reset's first allocation is the new thread's (kthread_create()) */
+	if (c->no_thread_memory)
+		current->fail_nth = 1;
+#endif
+	ret = aac_test_reset(aac);
+#ifdef CONFIG_KUNIT_FAULT_INJECTION
+	if (c->no_thread_memory) {
+		KUNIT_EXPECT_EQ(test, current->fail_nth, 0);
+		current->fail_nth = 0;
+	}
+#endif
+
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	KUNIT_EXPECT_EQ(test, tdev->init_calls, 1);
+	KUNIT_EXPECT_EQ(test, aac->in_reset, 0);
+	KUNIT_EXPECT_TRUE(test, t->exited);
+	if (c->ret) {
+		KUNIT_EXPECT_NULL(test, aac->thread);
+		KUNIT_EXPECT_FALSE(test, delayed_work_pending(&aac->src_reinit_aif_worker));
+	} else {
+		/* A new thread, which has exited or will: the pointer is only compared */
+		KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(aac->thread));
+		KUNIT_EXPECT_PTR_NE(test, aac->thread, t->task);
+		KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&exit->done, AAC_TEST_WAIT), 0UL);
+		KUNIT_EXPECT_TRUE(test, delayed_work_pending(&aac->src_reinit_aif_worker));
+	}
+	aac->thread = NULL;
+	KUNIT_EXPECT_EQ(test, tdev->host->sg_tablesize, c->sg_after);
+	KUNIT_EXPECT_EQ(test, tdev->host->max_sectors, c->max_sectors_after);
+	KUNIT_EXPECT_EQ(test, tdev->rescans, 0);
 }
 
 static struct kunit_case aacraid_thread_test_cases[] = {
@@ -610,6 +840,7 @@ static struct kunit_case aacraid_thread_test_cases[] = {
 	KUNIT_CASE(aac_shutdown_stops_aif_thread_test),
 	KUNIT_CASE_PARAM_ATTR(aac_reset_reinit_test, aac_reinit_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM(aac_reset_comeback_test, aac_comeback_gen_params),
 	{}
 };
 
