@@ -43,8 +43,11 @@ KUNIT_ARRAY_PARAM_DESC(scsi_dh_lookup, scsi_dh_lookup_cases, desc);
 static void scsi_dh_lookup_test(struct kunit *test)
 {
 	const struct scsi_dh_lookup_case *c = test->param_value;
+	int preempt = preempt_count();
 	struct scsi_device_handler *dh = scsi_dh_lookup(c->name);
 
+	/* The list lock taken and dropped: preemption as it was */
+	KUNIT_EXPECT_EQ(test, preempt_count(), preempt);
 	if (!c->want) {
 		KUNIT_EXPECT_NULL_MSG(test, dh, "found %s", dh ? dh->name : "");
 		return;
@@ -68,14 +71,21 @@ static void scsi_dh_lookup_test(struct kunit *test)
 static struct {
 	atomic_t count;
 	char name[MODULE_NAME_LEN];	/* the last one */
+	/* registered by the request of its module, as loading it would */
+	struct scsi_device_handler *load;
 } scsi_dh_test_requests;
 
 static void scsi_dh_test_module_request(void *data, char *name, bool wait, unsigned long ip)
 {
+	struct scsi_device_handler *load = READ_ONCE(scsi_dh_test_requests.load);
+
 	if (strncmp(name, SCSI_DH_TEST_PREFIX, strlen(SCSI_DH_TEST_PREFIX)))
 		return;
 	strscpy(scsi_dh_test_requests.name, name, sizeof(scsi_dh_test_requests.name));
 	atomic_inc(&scsi_dh_test_requests.count);
+	if (load && !strcmp(name + strlen(SCSI_DH_TEST_PREFIX), load->name) &&
+	    cmpxchg(&scsi_dh_test_requests.load, load, NULL) == load)
+		scsi_register_device_handler(load);
 }
 
 static int scsi_dh_test_modules_init(void)
@@ -114,6 +124,7 @@ static void scsi_dh_module_request_test(struct kunit *test)
 
 #define SCSI_DH_MODULE_REQUEST_CASE \
 	KUNIT_CASE_PARAM(scsi_dh_module_request_test, scsi_dh_lookup_gen_params)
+#define SCSI_DH_MODULE_LOAD_CASE KUNIT_CASE(scsi_dh_module_load_test),
 #else
 static int scsi_dh_test_modules_init(void)
 {
@@ -130,6 +141,7 @@ static void scsi_dh_module_request_test(struct kunit *test)
 }
 
 #define SCSI_DH_MODULE_REQUEST_CASE KUNIT_CASE(scsi_dh_module_request_test)
+#define SCSI_DH_MODULE_LOAD_CASE
 #endif
 
 /*
@@ -537,9 +549,48 @@ static void scsi_dh_null_name_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, sdev->handler);
 }
 
+#ifdef CONFIG_MODULES
+#define SCSI_DH_FAKE_LOADABLE	"kunit_loadable"
+
+static struct scsi_device_handler scsi_dh_fake_loadable = {
+	.name = SCSI_DH_FAKE_LOADABLE,
+	.module = THIS_MODULE,
+	.attach = scsi_dh_fake_attach,
+	.detach = scsi_dh_fake_detach,
+};
+
+static void scsi_dh_fake_loadable_gone(void *unused)
+{
+	WRITE_ONCE(scsi_dh_test_requests.load, NULL);
+	scsi_unregister_device_handler(&scsi_dh_fake_loadable);
+}
+
+/*
+ * A handler whose module the lookup's request loads (the request
+ * registers it, as the module's init would) is the one the lookup hands
+ * back; the next lookup finds it without asking again.
+ */
+static void scsi_dh_module_load_test(struct kunit *test)
+{
+	int preempt = preempt_count();
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, scsi_dh_fake_loadable_gone, NULL),
+			0);
+	atomic_set(&scsi_dh_test_requests.count, 0);
+	WRITE_ONCE(scsi_dh_test_requests.load, &scsi_dh_fake_loadable);
+	KUNIT_EXPECT_PTR_EQ(test, scsi_dh_lookup(SCSI_DH_FAKE_LOADABLE), &scsi_dh_fake_loadable);
+	KUNIT_EXPECT_EQ(test, atomic_read(&scsi_dh_test_requests.count), 1);
+	KUNIT_EXPECT_NULL(test, READ_ONCE(scsi_dh_test_requests.load));
+	KUNIT_EXPECT_PTR_EQ(test, scsi_dh_lookup(SCSI_DH_FAKE_LOADABLE), &scsi_dh_fake_loadable);
+	KUNIT_EXPECT_EQ(test, atomic_read(&scsi_dh_test_requests.count), 1);
+	KUNIT_EXPECT_EQ(test, preempt_count(), preempt);
+}
+#endif
+
 static struct kunit_case scsi_dh_test_cases[] = {
 	KUNIT_CASE_PARAM(scsi_dh_lookup_test, scsi_dh_lookup_gen_params),
 	SCSI_DH_MODULE_REQUEST_CASE,
+	SCSI_DH_MODULE_LOAD_CASE
 	KUNIT_CASE(scsi_dh_registered_test),
 	KUNIT_CASE_PARAM(scsi_dh_attach_test, scsi_dh_attach_gen_params),
 	KUNIT_CASE(scsi_dh_attach_states_test),

@@ -251,6 +251,7 @@ static void tick_resume_local_test(struct kunit *test)
 	enum tick_device_mode mode;
 	unsigned long flags;
 	ktime_t start, next;
+	int preempt, preempt_after;
 	bool hres;
 	u64 rem;
 	int i;
@@ -281,6 +282,7 @@ static void tick_resume_local_test(struct kunit *test)
 	td->mode = t->mode;
 	next = READ_ONCE(tick_next_period);
 	start = ktime_get();
+	preempt = preempt_count();
 
 	tick_resume_local();
 
@@ -288,7 +290,10 @@ static void tick_resume_local_test(struct kunit *test)
 	td->evtdev = real;
 	td->mode = mode;
 	tick_resume_local();
+	/* The jiffies lock, when it forwards the tick, taken and dropped */
+	preempt_after = preempt_count();
 	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, preempt_after, preempt);
 
 	KUNIT_EXPECT_EQ(test, f.resumed, 1);
 	KUNIT_EXPECT_EQ(test, f.periodic, t->periodic);

@@ -418,6 +418,7 @@ static void tk_live_test(struct kunit *test, bool mono, void (*resume)(const str
 	struct tk_live b, a;
 	ktime_t active, forwarded;
 	s64 counted;
+	int preempt;
 
 	if (timekeeping_monotonic_suspend() != mono)
 		kunit_skip(test, "needs a boot with monotonic_suspend=%s", mono ? "on" : "off");
@@ -425,7 +426,10 @@ static void tk_live_test(struct kunit *test, bool mono, void (*resume)(const str
 		tk_live_wait_oneshot(test);
 
 	tk_live_read(&b);
+	preempt = preempt_count();
 	resume(&slept);
+	/* The timekeeper's and the jiffies' locks each taken and dropped */
+	KUNIT_EXPECT_EQ(test, preempt_count(), preempt);
 	/* Let the tick run: a few periods, far fewer than the time slept */
 	msleep(100);
 	tk_live_read(&a);

@@ -29,6 +29,7 @@
 #include <linux/kthread.h>
 #include <linux/mempool.h>
 #include <trace/events/kmem.h>
+#include <trace/events/printk.h>
 
 /*
  * The DMA API's tracepoints came after 6.1, the older base of the
@@ -971,6 +972,100 @@ static void qla_test_cmd_release(struct kunit *test, struct qla_test_abort *a)
 	kref_put(&a->cmd->cmd_kref, qla2x00_sp_release);
 }
 
+/*
+ * The driver's debug messages of the async class (ql2xextended_error_logging,
+ * the module parameter "logging", set to ql_dbg_async for the case): what
+ * an administrator who turns them on reads, each with its message id.
+ * The console tracepoint sees each printed line.
+ */
+struct qla_test_log {
+	spinlock_t lock;	/* the tracepoint runs in any context */
+	size_t len;
+	char text[2048];
+};
+
+static void qla_test_console(void *data, const char *buf, size_t len)
+{
+	struct qla_test_log *log = data;
+	unsigned long flags;
+
+	if (!strnstr(buf, "qla2xxx [", len))
+		return;
+	spin_lock_irqsave(&log->lock, flags);
+	len = min(len, sizeof(log->text) - 1 - log->len);
+	memcpy(log->text + log->len, buf, len);
+	log->len += len;
+	spin_unlock_irqrestore(&log->lock, flags);
+}
+
+static void qla_test_log_stop(void *data)
+{
+	struct qla_test_log *log = data;
+
+	unregister_trace_console(qla_test_console, log);
+	tracepoint_synchronize_unregister();
+}
+
+static void qla_test_logging_restore(void *data)
+{
+	ql2xextended_error_logging = (int)(long)data;
+}
+
+static struct qla_test_log *qla_test_log_start(struct kunit *test)
+{
+	struct qla_test_log *log = kunit_kzalloc(test, sizeof(*log), GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, log);
+	spin_lock_init(&log->lock);
+	ret = kunit_add_action_or_reset(test, qla_test_logging_restore,
+					(void *)(long)ql2xextended_error_logging);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ql2xextended_error_logging = ql_dbg_async;
+	KUNIT_ASSERT_EQ(test, register_trace_console(qla_test_console, log), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qla_test_log_stop, log), 0);
+	return log;
+}
+
+static bool qla_test_logged(struct qla_test_log *log, const char *want)
+{
+	unsigned long flags;
+	bool found;
+
+	spin_lock_irqsave(&log->lock, flags);
+	log->text[log->len] = '\0';
+	found = strstr(log->text, want);
+	spin_unlock_irqrestore(&log->lock, flags);
+	return found;
+}
+
+/* ql_dbg() prints a message's id past the offset qla_dbg.c keeps, ql_dbg_offset. */
+#define QLA_TEST_DBG_OFFSET	0x800
+
+/*
+ * A line of debug message @id saying @fmt was printed by the case's
+ * task or one it waits for. (The timeout's own message, printed from the
+ * timer's softirq, reaches the console but not, in these boots, this
+ * tracepoint's probe: it is not looked for.)
+ */
+static __printf(4, 5) void qla_test_expect_logged(struct kunit *test, struct qla_test_log *log,
+						  u16 id, const char *fmt, ...)
+{
+	unsigned long deadline = jiffies + HZ;
+	char want[128];
+	va_list args;
+	int n;
+
+	n = scnprintf(want, sizeof(want), "]-%04x:0: ", id + QLA_TEST_DBG_OFFSET);
+	va_start(args, fmt);
+	vscnprintf(want + n, sizeof(want) - n, fmt, args);
+	va_end(args);
+	while (!qla_test_logged(log, want) && time_before(jiffies, deadline))
+		schedule_timeout_uninterruptible(1);
+	KUNIT_EXPECT_TRUE_MSG(test, qla_test_logged(log, want), "no \"%s\" in:\n%s", want,
+			      log->text);
+}
+
 struct qla_abort_case {
 	const char *name;
 	bool wait;
@@ -998,6 +1093,7 @@ static void qla_abort_race_test(struct kunit *test)
 	struct task_struct *waiter = NULL;
 	unsigned long deadline = jiffies + 10 * HZ;
 	unsigned long issued = jiffies;
+	struct qla_test_log *log = qla_test_log_start(test);
 	srb_t *abt;
 	u32 handle;
 
@@ -1030,6 +1126,8 @@ static void qla_abort_race_test(struct kunit *test)
 	handle = iocb->handle;
 	/* INIT and TMR */
 	KUNIT_EXPECT_EQ(test, kref_read(&abt->cmd_kref), 2);
+	qla_test_expect_logged(test, log, 0x507c, "Abort command issued - hdl=%x, type=%x",
+			       a->cmd->handle, a->cmd->type);
 
 	if (c->timeout_first) {
 		qla_test_fire_timer(test, abt);
