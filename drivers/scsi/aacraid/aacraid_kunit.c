@@ -145,6 +145,7 @@ struct aac_test_thread {
 	struct aac_dev *aac;
 	struct task_struct *task;
 	bool reset_from_thread;
+	bool unlocked;		/* and without the host lock, as aac_check_health() */
 	struct completion started;
 	struct completion reset_done;
 	int reset_ret;
@@ -162,7 +163,8 @@ static int aac_test_thread_fn(void *data)
 	complete(&t->started);
 
 	if (t->reset_from_thread) {
-		t->reset_ret = aac_test_reset(t->aac);
+		t->reset_ret = t->unlocked ? _aac_reset_adapter(t->aac, 1, IOP_HWSOFT_RESET) :
+					     aac_test_reset(t->aac);
 		t->thread_after_reset = t->aac->thread;
 		complete(&t->reset_done);
 	}
@@ -197,7 +199,7 @@ static void aac_test_thread_release(void *data)
 
 static struct aac_test_thread *aac_test_thread_start(struct kunit *test,
 						     struct aac_dev *aac,
-						     bool reset_from_thread)
+						     bool reset_from_thread, bool unlocked)
 {
 	struct aac_test_thread *t;
 	struct task_struct *task;
@@ -206,6 +208,7 @@ static struct aac_test_thread *aac_test_thread_start(struct kunit *test,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
 	t->aac = aac;
 	t->reset_from_thread = reset_from_thread;
+	t->unlocked = unlocked;
 	init_completion(&t->started);
 	init_completion(&t->reset_done);
 
@@ -229,7 +232,7 @@ static void aac_reset_stops_thread_once_test(struct kunit *test)
 {
 	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
 	struct aac_dev *aac = &tdev->aac;
-	struct aac_test_thread *t = aac_test_thread_start(test, aac, false);
+	struct aac_test_thread *t = aac_test_thread_start(test, aac, false, false);
 
 	KUNIT_EXPECT_EQ(test, aac_test_reset(aac), -ENODEV);
 	KUNIT_EXPECT_EQ(test, tdev->restart_calls, 1);
@@ -261,7 +264,7 @@ static void aac_reset_from_command_thread_test(struct kunit *test)
 {
 	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
 	struct aac_dev *aac = &tdev->aac;
-	struct aac_test_thread *t = aac_test_thread_start(test, aac, true);
+	struct aac_test_thread *t = aac_test_thread_start(test, aac, true, false);
 
 	if (!wait_for_completion_timeout(&t->reset_done, AAC_TEST_WAIT)) {
 		/* It is waiting in kthread_stop() for its own exit. */
@@ -345,7 +348,7 @@ static void aac_reset_from_later_task_test(struct kunit *test)
 {
 	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
 	struct aac_dev *aac = &tdev->aac;
-	struct aac_test_thread *t = aac_test_thread_start(test, aac, false);
+	struct aac_test_thread *t = aac_test_thread_start(test, aac, false, false);
 	struct aac_test_resetter *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	struct task_struct *task;
 
@@ -487,7 +490,7 @@ static void aac_shutdown_stops_aif_thread_test(struct kunit *test)
 
 	aac_test_fibs(test, aac, false);
 	aac_test_request_irq(test, tdev);
-	t = aac_test_thread_start(test, aac, false);
+	t = aac_test_thread_start(test, aac, false, false);
 	KUNIT_ASSERT_EQ(test, aac->aif_thread, 1);
 
 	__aac_shutdown(aac);
@@ -572,14 +575,15 @@ static void aac_test_free_comm(void *data)
  */
 static struct aac_test_thread *aac_test_reinit_setup(struct kunit *test,
 						     struct aac_test_dev *tdev, int cardtype,
-						     bool idle)
+						     bool idle, bool from_thread)
 {
 	struct aac_dev *aac = &tdev->aac;
 	struct aac_test_thread *t;
 
 	tdev->restart_ret = 0;
 	aac->cardtype = cardtype;
-	aac->name = "aac_kunit";
+	if (!aac->name)
+		aac->name = "aac_kunit";
 	aac->base_start = AAC_TEST_NO_BAR;
 	aac->base_size = 2 * PAGE_SIZE;
 	tdev->pdev.resource[2].start = AAC_TEST_NO_BAR;
@@ -604,8 +608,8 @@ static struct aac_test_thread *aac_test_reinit_setup(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, aac->fsa_dev);
 	aac_test_fibs(test, aac, idle);
 	aac_test_request_irq(test, tdev);
-	t = aac_test_thread_start(test, aac, false);
 	aac->in_reset = 1;
+	t = aac_test_thread_start(test, aac, from_thread, from_thread);
 	return t;
 }
 
@@ -622,7 +626,7 @@ static void aac_reset_reinit_test(struct kunit *test)
 
 	KUNIT_ASSERT_PTR_EQ(test, (void *)ident->init, (void *)c->init);
 	KUNIT_ASSERT_EQ(test, ident->quirks & quirks, c->quirks);
-	t = aac_test_reinit_setup(test, tdev, c->cardtype, c->idle);
+	t = aac_test_reinit_setup(test, tdev, c->cardtype, c->idle, false);
 	if (c->no_dma)
 		tdev->pdev.dev.dma_mask = NULL;
 
@@ -718,6 +722,7 @@ struct aac_comeback_case {
 	unsigned int max_sectors_after;
 	int ret;
 	bool no_thread_memory;	/* the thread's allocation failed (fail_nth) */
+	bool from_thread;	/* the reset from the command thread, unlocked */
 };
 
 #define AAC_TEST_MAX_SECTORS	1024
@@ -728,9 +733,15 @@ static const struct aac_comeback_case aac_comeback_cases[] = {
 	  0 },
 	{ "AAR-2410SA: 17 S/G at most", 37, aac_rx_init, 0, 64, 17, 17 * 8 + 112, 0 },
 	{ "AAR-2410SA, 17 S/G already", 37, aac_rx_init, 0, 17, 17, AAC_TEST_MAX_SECTORS, 0 },
+	{ "Adaptec 5400S, 35 S/G: 34", 53, aac_sa_init, 0, 35, 34, 34 * 8 + 112, 0 },
+	{ "Adaptec 5400S, 16 S/G: kept", 53, aac_sa_init, 0, 16, 16, AAC_TEST_MAX_SECTORS, 0 },
+	{ "AAR-2410SA, 18 S/G: 17", 37, aac_rx_init, 0, 18, 17, 17 * 8 + 112, 0 },
+	{ "AAR-2410SA, 8 S/G: kept", 37, aac_rx_init, 0, 8, 8, AAC_TEST_MAX_SECTORS, 0 },
 	{ "ASR-2230S: no S/G limit", 20, aac_rkt_init, 0, 64, 64, AAC_TEST_MAX_SECTORS, 0 },
 	{ "ASR-2230S, init fails", 20, aac_rkt_init, -EIO, 64, 64, AAC_TEST_MAX_SECTORS,
 	  -EIO },
+	{ "Adaptec 5400S, from the command thread: it goes on", 53, aac_sa_init, 0, 64, 34,
+	  34 * 8 + 112, 0, false, true },
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 	{ "ASR-2230S, no memory for the command thread", 20, aac_rkt_init, 0, 64, 64,
 	  AAC_TEST_MAX_SECTORS, -ENOMEM, true },
@@ -794,8 +805,22 @@ static void aac_reset_comeback_test(struct kunit *test)
 	tdev->init_ret = c->init_ret;
 	tdev->host->sg_tablesize = c->sg_before;
 	tdev->host->max_sectors = AAC_TEST_MAX_SECTORS;
-	t = aac_test_reinit_setup(test, tdev, c->cardtype, true);
 	aac->name = AAC_TEST_CMD_THREAD;
+	t = aac_test_reinit_setup(test, tdev, c->cardtype, true, c->from_thread);
+	if (c->from_thread) {
+		/* As aac_check_health() from the thread: no host lock, no thread stopped */
+		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&t->reset_done,
+								    AAC_TEST_WAIT));
+		KUNIT_EXPECT_EQ(test, t->reset_ret, c->ret);
+		KUNIT_EXPECT_FALSE(test, t->exited);
+		KUNIT_EXPECT_PTR_EQ(test, t->thread_after_reset, t->task);
+		KUNIT_EXPECT_EQ(test, tdev->init_calls, 1);
+		KUNIT_EXPECT_EQ(test, aac->in_reset, 0);
+		KUNIT_EXPECT_TRUE(test, delayed_work_pending(&aac->src_reinit_aif_worker));
+		KUNIT_EXPECT_EQ(test, tdev->host->sg_tablesize, c->sg_after);
+		KUNIT_EXPECT_EQ(test, tdev->host->max_sectors, c->max_sectors_after);
+		return;
+	}
 
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 	/* The reset's first allocation is the new thread's (kthread_create()) */
