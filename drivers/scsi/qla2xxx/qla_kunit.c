@@ -1071,11 +1071,13 @@ struct qla_abort_case {
 	bool wait;
 	bool timeout_first;
 	u16 status;		/* of the firmware's answer */
+	bool cmd_done_first;	/* the command completed before the timeout */
 };
 
 static const struct qla_abort_case qla_abort_cases[] = {
 	{ "no wait, answer then timeout", false, false, CS_COMPLETE },
 	{ "no wait, timeout then answer", false, true, CS_COMPLETE },
+	{ "no wait, command done, then timeout", false, true, CS_COMPLETE, true },
 	{ "no wait, answer refused", false, false, CS_ABORTED },
 	{ "wait, answer then timeout", true, false, CS_COMPLETE },
 	{ "wait, timeout then answer", true, true, CS_COMPLETE },
@@ -1129,18 +1131,25 @@ static void qla_abort_race_test(struct kunit *test)
 	qla_test_expect_logged(test, log, 0x507c, "Abort command issued - hdl=%x, type=%x",
 			       a->cmd->handle, a->cmd->type);
 
+	/* Its handle taken back, as the command's own completion would */
+	if (c->cmd_done_first)
+		env->req->outstanding_cmds[a->cmd->handle] = NULL;
 	if (c->timeout_first) {
 		qla_test_fire_timer(test, abt);
 		deadline = jiffies + 10 * HZ;
 		while (!qla_test_kfrees(env->frees, abt) && time_before(jiffies, deadline))
 			schedule_timeout_uninterruptible(1);
-		/* Both handles taken back, the command completed as timed out */
+		/*
+		 * Both handles taken back, the command completed as timed out
+		 * and its firmware resources given back; a command that
+		 * completed on its own is neither completed nor given back again.
+		 */
 		KUNIT_EXPECT_NULL(test, env->req->outstanding_cmds[a->cmd->handle]);
-		KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), 1);
-		KUNIT_EXPECT_EQ(test, a->cmd_res, QLA_OS_TIMER_EXPIRED);
+		KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), !c->cmd_done_first);
+		if (!c->cmd_done_first)
+			KUNIT_EXPECT_EQ(test, a->cmd_res, QLA_OS_TIMER_EXPIRED);
 		KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
-		/* and its firmware resources given back */
-		qla_test_expect_cmd_resources(test, a, false);
+		qla_test_expect_cmd_resources(test, a, c->cmd_done_first);
 		/* The late answer finds no handle: nothing completes twice */
 		qla_test_fw_abort_answer(a, handle, c->status);
 	} else {
@@ -1162,7 +1171,7 @@ static void qla_abort_race_test(struct kunit *test)
 				QLA_SUCCESS : QLA_ERR_FROM_FW);
 	}
 	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), c->timeout_first ? 1 : 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), c->timeout_first && !c->cmd_done_first);
 	qla_test_cmd_release(test, a);
 	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, a->cmd), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->vha->vref_count), 0);
