@@ -1178,6 +1178,29 @@ static void qla_abort_race_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->qpair->ref_count), 0);
 }
 
+/*
+ * No room on the request ring for the abort IOCB: the start's error
+ * (-EAGAIN) handed back, nothing sent, and the abort's SRB released at
+ * once, the adapter and queue pair no busier than before.
+ */
+static void qla_abort_no_ring_space_test(struct kunit *test)
+{
+	struct qla_test_abort *a = qla_test_abort_env(test);
+	struct qla_test_iocb *env = a->env;
+	struct abort_entry_24xx *iocb = NULL;
+
+	/* The firmware has taken only one entry past the command's (cnt: read it again) */
+	env->out_index = env->req->ring_index + 1;
+	env->req->cnt = 0;
+	KUNIT_EXPECT_EQ(test, qla24xx_async_abort_cmd(a->cmd, false), -EAGAIN);
+	KUNIT_EXPECT_NULL(test, qla_test_abort_sp(a, &iocb));
+	KUNIT_EXPECT_EQ(test, env->req->ring_index, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->vha->vref_count), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->qpair->ref_count), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), 0);
+	qla_test_cmd_release(test, a);
+}
+
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 struct qla_test_abort_nth {
 	struct qla_test_abort *a;
@@ -1254,6 +1277,7 @@ static struct kunit_suite qla2xxx_iocb_timer_test_suite = {
 
 static struct kunit_case qla2xxx_abort_test_cases[] = {
 	KUNIT_CASE_PARAM(qla_abort_race_test, qla_abort_gen_params),
+	KUNIT_CASE(qla_abort_no_ring_space_test),
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 	KUNIT_CASE(qla_abort_fail_nth_test),
 #endif
