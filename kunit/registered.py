@@ -12,13 +12,15 @@ list kept by hand: a suite whose config symbol is set but that did not
 report is a missing suite, whatever registered it.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import struct
-from typing import Dict, List, Optional
+from typing import TYPE_CHECKING, Dict, List, Optional
 
-from elftools.common.exceptions import ELFError  # python3-pyelftools (make setup)
-from elftools.elf.elffile import ELFFile
+if TYPE_CHECKING:
+	from elftools.elf.elffile import ELFFile
 
 NAME_MAX = 256
 
@@ -94,6 +96,12 @@ def _symtab(elf: ELFFile, vmlinux: str) -> Dict[str, int]:
 
 def suites(vmlinux: str) -> List[str]:
 	"""The names of the suites vmlinux registers, in link order."""
+	# python3-pyelftools comes with make setup, which the Makefile's own
+	# listings (kunit/run --list-boots) run before: imported here, not at
+	# the top, so that those need nothing but Python's standard library.
+	from elftools.common.exceptions import ELFError
+	from elftools.elf.elffile import ELFFile
+
 	with open(vmlinux, 'rb') as f:
 		try:
 			elf = ELFFile(f)

@@ -370,6 +370,43 @@ class BadInput(unittest.TestCase):
 		self.assertEqual(proc.stderr, "setup: unknown kernel '4.19'; valid: 6.1 6.12\n")
 
 
+class BeforeSetup(unittest.TestCase):
+	"""What the Makefile asks while it is read runs before make setup.
+
+	On a new machine, the first make reads the Makefile before setup has
+	installed anything: its listings (the matrix, the boots) must need
+	nothing but Python's standard library, or the boots come out empty and
+	make check skips them without a word.
+	"""
+
+	NOT_YET = ('elftools', 'git', 'yaml', 'jsonschema', 'clang')
+
+	def listings(self):
+		with open(os.path.join(KUNIT, '..', 'Makefile'), encoding='utf-8') as f:
+			text = f.read()
+		matrix = re.search(r'^MATRIX\s*:=\s*(.*)$', text, re.M).group(1)
+		for cmd in re.findall(r'^\w+\s*[:?]=\s*\$\(shell (.*)\)$', text, re.M):
+			if 'nproc' not in cmd:
+				yield cmd.replace('$(MATRIX)', matrix)
+
+	def test_listings_need_only_the_standard_library(self):
+		with tempfile.TemporaryDirectory() as missing:
+			for name in self.NOT_YET:
+				os.mkdir(os.path.join(missing, name))
+				with open(os.path.join(missing, name, '__init__.py'), 'w',
+					  encoding='utf-8') as f:
+					f.write(f'raise ImportError("no module named {name}")\n')
+			cmds = list(self.listings())
+			self.assertIn('/usr/bin/python3 kunit/run --list-boots', cmds)
+			for cmd in cmds:
+				with self.subTest(cmd=cmd):
+					proc = subprocess.run(cmd, shell=True, capture_output=True, text=True,
+							      cwd=os.path.join(KUNIT, '..'), check=False,
+							      env=dict(os.environ, PYTHONPATH=missing))
+					self.assertEqual((proc.returncode, proc.stderr), (0, ''))
+					self.assertTrue(proc.stdout.strip())
+
+
 class SetupAsUser(unittest.TestCase):
 	"""As non-root with something missing, setup prints the root command."""
 
