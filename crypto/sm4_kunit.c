@@ -537,6 +537,19 @@ static bool sm4_block_mode(const struct sm4_impl *impl)
 	return !strcmp(impl->alg, "ecb(sm4)") || !strcmp(impl->alg, "cbc(sm4)");
 }
 
+/* The modes whose requests hand back an IV that continues the stream. */
+static bool sm4_chaining(const struct sm4_impl *impl)
+{
+	return impl->kind == SM4_SKCIPHER &&
+	       (!strcmp(impl->alg, "cbc(sm4)") || !strcmp(impl->alg, "ctr(sm4)") ||
+		!strcmp(impl->alg, "cfb(sm4)") || !strcmp(impl->alg, "ofb(sm4)"));
+}
+
+static bool sm4_ctr(const struct sm4_impl *impl)
+{
+	return !strcmp(impl->alg, "ctr(sm4)");
+}
+
 #define SM4_IMPL_PARAMS(name, filter)						\
 	static const void *name##_gen_params(const void *prev, char *desc)	\
 	{									\
@@ -558,6 +571,7 @@ struct sm4_tfm {
 		struct crypto_shash *shash;
 		void *any;
 	};
+	u8 iv[2 * SM4_BLOCK_SIZE];	/* the IV the last request handed back */
 };
 
 static void sm4_free_tfm(void *data)
@@ -696,6 +710,7 @@ static int sm4_crypt_sg(struct sm4_tfm *t, bool enc, const u8 *iv, unsigned int 
 		err = crypto_wait_req(enc ? crypto_skcipher_encrypt(req) :
 				      crypto_skcipher_decrypt(req), &wait);
 		skcipher_request_free(req);
+		memcpy(t->iv, ivbuf, sizeof(t->iv));
 	} else {
 		struct aead_request *req = aead_request_alloc(t->aead, GFP_KERNEL);
 
@@ -872,6 +887,12 @@ static void sm4_cross_one(struct kunit *test, struct sm4_tfm *t, struct sm4_tfm 
 			  const struct sm4_layout *l, const u8 *iv, unsigned int alen,
 			  const u8 *in, unsigned int len, unsigned int taglen, u8 *want)
 {
+	/*
+	 * The IV handed back, where a mode defines it: after whole blocks, and
+	 * for CTR after a partial one too, which counts as one (crypto_inc()).
+	 */
+	bool iv_defined = sm4_chaining(test->param_value) &&
+			(len % SM4_BLOCK_SIZE == 0 || sm4_ctr(test->param_value));
 	unsigned int tot = alen + len + taglen;
 	u8 *src = kunit_kzalloc(test, tot + SM4_PAD, GFP_KERNEL);
 	u8 *dst = kunit_kzalloc(test, tot + SM4_PAD, GFP_KERNEL);
@@ -893,6 +914,10 @@ static void sm4_cross_one(struct kunit *test, struct sm4_tfm *t, struct sm4_tfm 
 	KUNIT_EXPECT_MEMEQ_MSG(test, d + alen, want + alen, len + taglen,
 			       "encrypt differs from %s: len %u, aad %u, %s, seed %#x",
 			       "sm4-generic", len, alen, l->name, SM4_SEED);
+	if (iv_defined)
+		KUNIT_EXPECT_MEMEQ_MSG(test, t->iv, ref->iv, SM4_BLOCK_SIZE,
+				       "encrypt hands back another IV than sm4-generic: len %u, %s",
+				       len, l->name);
 
 	memcpy(s, want, tot);
 	err = sm4_crypt_layout(test, t, false, iv, alen, s, d, tot, len + taglen, l);
@@ -900,6 +925,11 @@ static void sm4_cross_one(struct kunit *test, struct sm4_tfm *t, struct sm4_tfm 
 	KUNIT_EXPECT_MEMEQ_MSG(test, d + alen, in + alen, len,
 			       "decrypt does not invert: len %u, aad %u, %s, seed %#x",
 			       len, alen, l->name, SM4_SEED);
+	/* Each mode's IV after a message is the same both ways (SP 800-38A, 6). */
+	if (iv_defined)
+		KUNIT_EXPECT_MEMEQ_MSG(test, t->iv, ref->iv, SM4_BLOCK_SIZE,
+				       "decrypt hands back another IV than sm4-generic: len %u, %s",
+				       len, l->name);
 }
 
 static bool sm4_any_length(const struct sm4_impl *impl)
@@ -1180,18 +1210,6 @@ static void sm4_ctr_add(u8 *ctr, u64 n)
 	}
 }
 
-static bool sm4_chaining(const struct sm4_impl *impl)
-{
-	return impl->kind == SM4_SKCIPHER &&
-	       (!strcmp(impl->alg, "cbc(sm4)") || !strcmp(impl->alg, "ctr(sm4)") ||
-		!strcmp(impl->alg, "cfb(sm4)") || !strcmp(impl->alg, "ofb(sm4)"));
-}
-
-static bool sm4_ctr(const struct sm4_impl *impl)
-{
-	return !strcmp(impl->alg, "ctr(sm4)");
-}
-
 SM4_IMPL_PARAMS(sm4_chaining, sm4_chaining)
 SM4_IMPL_PARAMS(sm4_ctr, sm4_ctr)
 
@@ -1265,7 +1283,8 @@ static void sm4_chain_test(struct kunit *test)
  * The CTR counter is one 128-bit big-endian number (NIST SP 800-38A, B.1):
  * inside one request it carries out of its low 32 and 64 bits and wraps
  * at 2^128, wherever in the request (and in the bulk paths) that falls.
- * Each output against the definition, built from the SM4 library.
+ * Each output against the definition, built from the SM4 library, and the
+ * IV handed back: the counter after the last block, which is partial.
  */
 static void sm4_ctr_carry_test(struct kunit *test)
 {
@@ -1308,6 +1327,10 @@ static void sm4_ctr_carry_test(struct kunit *test)
 						       i / SM4_BLOCK_SIZE, widths[w], at[a]);
 				sm4_ctr_add(ctr, 1);
 			}
+			/* The counter after the last block, partial or not. */
+			KUNIT_EXPECT_MEMEQ_MSG(test, iv, ctr, SM4_BLOCK_SIZE,
+					       "the IV handed back, low %u bytes carry after block %u",
+					       widths[w], at[a]);
 		}
 }
 
