@@ -609,3 +609,19 @@ static struct kunit_suite scsi_dh_test_suite = {
 };
 
 kunit_test_suite(scsi_dh_test_suite);
+
+#ifndef MODULE
+/*
+ * The suites run once the initcalls are done, while scsi_debug's host may
+ * still be scanned and sd still probing its disk, both asynchronous. Wait
+ * for them: the cases want the disk, and sd's messages would otherwise
+ * land inside the suites' KTAP output, where a line between a suite's
+ * "KTAP version 1" and its "# Subtest:" line breaks kunit.py's parse.
+ */
+static int __init scsi_dh_test_wait_for_disk(void)
+{
+	wait_for_device_probe();
+	return 0;
+}
+late_initcall_sync(scsi_dh_test_wait_for_disk);
+#endif
