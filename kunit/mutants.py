@@ -115,6 +115,23 @@ def apply(k: common.Kernel, mutant: Optional[Mutant]) -> None:
 		     patches + ([mutant.path] if mutant else []))
 
 
+def prime(k: common.Kernel, a: common.Arch, todo: List[Mutant], jobs: int) -> int:
+	"""Build each build dir the mutants use that has no kernel yet from the
+	tree without a mutant, through ccache: a kept revert's own build runs
+	without ccache (docs/mutants.md), and the first one into an empty
+	build dir would compile the whole kernel, where this one mostly takes
+	the objects of the cell's normal build from ccache. Each mutant's
+	build then recompiles only what it and the sync touched."""
+	for flavour in sorted({m.flavour or FLAVOUR for m in todo}):
+		if os.path.exists(os.path.join(common.build_dir(k, a, flavour), 'vmlinux')):
+			continue
+		apply(k, None)
+		rc = runner.build(k, a, jobs, flavour)
+		if rc:
+			return rc
+	return 0
+
+
 def run_one(k: common.Kernel, a: common.Arch, m: Mutant, jobs: int, timeout: int) -> Outcome:
 	try:
 		apply(k, m)

@@ -5,6 +5,7 @@ import os
 import re
 import tempfile
 import unittest
+from unittest import mock
 
 import helpers
 from helpers import PRISTINE, FakeTreeCase
@@ -134,6 +135,35 @@ class KeptMutants(unittest.TestCase):
 				       mutants.Outcome(m, mutants.NO_APPLY, ['a.patch does not apply'])])
 		self.assertEqual(lines[-1], 'mutants: 1 killed, 2 survived')
 		self.assertTrue(re.search(r'^a\s+did not apply\s+a.patch does not apply$', lines[-2]))
+
+
+class Prime(unittest.TestCase):
+	"""The build dirs of the mutants are built without a mutant, through
+	ccache, only while they have no kernel."""
+
+	def prime(self, built):
+		k, a = common.kernel('6.12'), common.arch('x86_64')
+		todo = [mutants.Mutant('/m/a.patch', 'a', '', 'x*'),
+			mutants.Mutant('/m/b.patch', 'b', '', 'y*', flavour=runner.DEBUG),
+			mutants.Mutant('/m/c.patch', 'c', '', 'z*')]
+		with tempfile.TemporaryDirectory() as cache, \
+		     mock.patch.dict(os.environ, {'CACHE': cache}), \
+		     mock.patch.object(mutants, 'apply') as apply, \
+		     mock.patch.object(runner, 'build', return_value=0) as build:
+			for flavour in built:
+				os.makedirs(common.build_dir(k, a, flavour))
+				open(os.path.join(common.build_dir(k, a, flavour), 'vmlinux'), 'w').close()
+			self.assertEqual(mutants.prime(k, a, todo, 2), 0)
+		for call in apply.call_args_list:
+			self.assertEqual(call.args, (k, None))
+		return [c.args[3] for c in build.call_args_list]
+
+	def test_each_empty_build_dir_once_without_a_mutant(self):
+		self.assertEqual(self.prime([]), [runner.DEBUG, mutants.FLAVOUR])
+
+	def test_a_build_dir_with_a_kernel_is_left_alone(self):
+		self.assertEqual(self.prime([runner.DEBUG]), [mutants.FLAVOUR])
+		self.assertEqual(self.prime([runner.DEBUG, mutants.FLAVOUR]), [])
 
 
 class MutantInTree(FakeTreeCase):
