@@ -1310,84 +1310,6 @@ static void aa_unpack_fuzz_test(struct kunit *test)
 	kunit_info(test, "%u of %d inputs loaded\n", loaded, AA_FUZZ_INPUTS);
 }
 
-#ifdef CONFIG_KUNIT_FAULT_INJECTION
-#define AA_MAX_NTH	256
-
-struct aa_unpack_nth_case {
-	const char *desc;
-	long cut;		/* bytes dropped from the end of net_inet_stream */
-};
-
-static const struct aa_unpack_nth_case aa_unpack_nth_cases[] = {
-	{ "whole blob", 0 },
-	{ "blob truncated halfway", sizeof(net_inet_stream_blob) / 2 },
-	{ "blob truncated by its last byte", 1 },
-};
-
-KUNIT_ARRAY_PARAM_DESC(aa_unpack_nth, aa_unpack_nth_cases, desc);
-
-struct aa_unpack_nth {
-	const struct aa_unpack_nth_case *t;
-	struct aa_kunit_policy *p;
-};
-
-static void aa_unpack_nth_setup(struct kunit *test, void *ctx)
-{
-	struct aa_unpack_nth *w = ctx;
-
-	w->p = aa_kunit_policy(test, net_inet_stream_blob,
-			       sizeof(net_inet_stream_blob) - w->t->cut);
-}
-
-static int aa_unpack_nth_call(struct kunit *test, void *ctx)
-{
-	struct aa_unpack_nth *w = ctx;
-
-	return aa_kunit_unpack(w->p);
-}
-
-/*
- * A whole blob loads when no allocation failed, and may when one did that
- * has a fallback (kvmalloc() tries vmalloc()); a truncated one never does.
- */
-static void aa_unpack_nth_undo(struct kunit *test, void *ctx, int err,
-			       unsigned int nth, bool failed)
-{
-	struct aa_unpack_nth *w = ctx;
-
-	/* The caller's blob, or the compressed copy that replaced it */
-	KUNIT_EXPECT_NOT_NULL_MSG(test, w->p->udata.data, "allocation %u failed", nth);
-	if (err)
-		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&w->p->ents), "allocation %u failed", nth);
-	else
-		KUNIT_EXPECT_TRUE_MSG(test, list_is_singular(&w->p->ents),
-				      "allocation %u failed", nth);
-	kunit_release_action(test, aa_kunit_policy_free, w->p);
-}
-
-/*
- * aa_unpack() with each of its allocations failed in turn
- * (current->fail_nth): an error and no profile, or for a whole blob the
- * profile when the failure had a fallback; every allocation freed once
- * the policy is (profiles go through RCU), and the debug leg's KASAN and
- * debug objects watch the error paths.
- */
-static void aa_unpack_fail_nth_test(struct kunit *test)
-{
-	struct aa_unpack_nth w = { .t = test->param_value };
-	const struct kunit_fail_nth walk = {
-		.what = "aa_unpack()",
-		.max = AA_MAX_NTH,
-		.fails = w.t->cut > 0,
-		.setup = aa_unpack_nth_setup,
-		.call = aa_unpack_nth_call,
-		.undo = aa_unpack_nth_undo,
-	};
-
-	kunit_fail_nth_walk(test, &walk, &w);
-}
-#endif /* CONFIG_KUNIT_FAULT_INJECTION */
-
 #include "net_ops_kunit.c"
 #include "net_load_kunit.c"
 
@@ -1419,9 +1341,6 @@ static struct kunit_case aa_net_perm_cases_list[] = {
 	KUNIT_CASE_PARAM(aa_dfa_cve_test, aa_dfa_cve_gen_params),
 	KUNIT_CASE_PARAM(aa_unpack_ns_test, aa_unpack_ns_gen_params),
 	KUNIT_CASE_SLOW(aa_unpack_fuzz_test),
-#ifdef CONFIG_KUNIT_FAULT_INJECTION
-	KUNIT_CASE_PARAM(aa_unpack_fail_nth_test, aa_unpack_nth_gen_params),
-#endif
 	{}
 };
 

@@ -456,18 +456,36 @@ static void aa_load_alloc_test(struct kunit *test)
 }
 
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
+#define AA_MAX_NTH	256
+
 struct aa_load_nth_case {
 	const char *desc;
 	const u8 *blob;
 	size_t size;
 	struct aa_kunit_load_params params;
 	const char *ns;		/* the namespace its header names */
+	unsigned int copies;	/* of the blob, one after the other (0: one) */
+	int first_err;		/* what a failed first allocation returns (0: any) */
+	size_t cut;		/* bytes dropped from the end: the load fails anyway */
 };
 
-/* The allocations a load makes for what the parameters ask, and for a namespace. */
+/*
+ * The allocations a load makes for what the parameters ask, and for a
+ * namespace: its name is the load's first allocation (verify_header(),
+ * -ENOMEM), and a second header naming it again allocates it no more.
+ * A truncated blob fails wherever its allocations fail.
+ */
 static const struct aa_load_nth_case aa_load_nth_cases[] = {
+	{ "no parameters", net_inet_stream_blob, sizeof(net_inet_stream_blob),
+	  { false, false, 0 } },
+	{ "blob truncated halfway", net_inet_stream_blob, sizeof(net_inet_stream_blob),
+	  { false, false, 0 }, .cut = sizeof(net_inet_stream_blob) / 2 },
+	{ "blob truncated by its last byte", net_inet_stream_blob, sizeof(net_inet_stream_blob),
+	  { false, false, 0 }, .cut = 1 },
 	{ "a namespace's name", net_ns_a_blob, sizeof(net_ns_a_blob), { false, false, 0 },
-	  "ns_a" },
+	  "ns_a", .first_err = -ENOMEM },
+	{ "a namespace named twice", net_ns_a_blob, sizeof(net_ns_a_blob), { false, false, 0 },
+	  "ns_a", .copies = 2, .first_err = -ENOMEM },
 	{ "hash_policy=1", net_inet_stream_blob, sizeof(net_inet_stream_blob),
 	  { true, false, 0 } },
 	{ "export_binary=1, level 0", net_inet_stream_blob, sizeof(net_inet_stream_blob),
@@ -481,6 +499,9 @@ KUNIT_ARRAY_PARAM_DESC(aa_load_nth, aa_load_nth_cases, desc);
 
 struct aa_load_nth {
 	const struct aa_load_nth_case *t;
+	const u8 *blob;		/* the row's blob, in as many copies as it says */
+	size_t size;
+	unsigned int profiles;
 	struct aa_kunit_policy *p;
 };
 
@@ -488,7 +509,7 @@ static void aa_load_nth_setup(struct kunit *test, void *ctx)
 {
 	struct aa_load_nth *w = ctx;
 
-	w->p = aa_kunit_policy(test, w->t->blob, w->t->size);
+	w->p = aa_kunit_policy(test, w->blob, w->size - w->t->cut);
 }
 
 static int aa_load_nth_call(struct kunit *test, void *ctx)
@@ -509,31 +530,36 @@ static int aa_load_nth_call(struct kunit *test, void *ctx)
 static void aa_load_nth_undo(struct kunit *test, void *ctx, int err, unsigned int nth,
 			     bool failed)
 {
-	const struct aa_load_nth_case *t = ((struct aa_load_nth *)ctx)->t;
-	struct aa_kunit_policy *p = ((struct aa_load_nth *)ctx)->p;
+	const struct aa_load_nth *w = ctx;
+	const struct aa_load_nth_case *t = w->t;
+	struct aa_kunit_policy *p = w->p;
 	struct aa_load_ent *ent;
 
 	if (err) {
+		if (nth == 1 && failed && t->first_err)
+			KUNIT_EXPECT_EQ_MSG(test, err, t->first_err, "allocation 1 failed");
 		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&p->ents), "allocation %u failed", nth);
 		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(p->udata.hash), "allocation %u failed", nth);
-		KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, t->blob, t->size,
-				       "allocation %u failed", nth);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, p->udata.data, "allocation %u failed", nth);
+		if (p->udata.data)
+			KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, w->blob, w->size - t->cut,
+					       "allocation %u failed", nth);
 		if (p->udata.compressed_size)
-			KUNIT_EXPECT_EQ_MSG(test, p->udata.compressed_size, t->size,
+			KUNIT_EXPECT_EQ_MSG(test, p->udata.compressed_size, w->size - t->cut,
 					    "allocation %u failed", nth);
 	} else {
-		KUNIT_ASSERT_TRUE_MSG(test, list_is_singular(&p->ents), "allocation %u failed",
-				      nth);
-		ent = list_first_entry(&p->ents, struct aa_load_ent, list);
-		KUNIT_EXPECT_EQ_MSG(test, !!ent->new->hash, t->params.hash,
+		KUNIT_ASSERT_EQ_MSG(test, list_count_nodes(&p->ents), w->profiles,
 				    "allocation %u failed", nth);
+		list_for_each_entry(ent, &p->ents, list)
+			KUNIT_EXPECT_EQ_MSG(test, !!ent->new->hash, t->params.hash,
+					    "allocation %u failed", nth);
 		KUNIT_EXPECT_EQ_MSG(test, !!p->udata.hash, t->params.hash,
 				    "allocation %u failed", nth);
 		if (t->params.export && t->params.level)
 			aa_kunit_expect_unpacks_to(test, p->udata.data, p->udata.compressed_size,
-						   t->blob, t->size);
+						   w->blob, w->size);
 		else
-			KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, t->blob, t->size,
+			KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, w->blob, w->size,
 					       "allocation %u failed", nth);
 		if (t->ns) {
 			KUNIT_ASSERT_NOT_NULL_MSG(test, p->ns, "allocation %u failed", nth);
@@ -552,16 +578,26 @@ static void aa_load_nth_undo(struct kunit *test, void *ctx, int err, unsigned in
  */
 static void aa_load_fail_nth_test(struct kunit *test)
 {
-	struct aa_load_nth w = { .t = test->param_value };
+	const struct aa_load_nth_case *t = test->param_value;
+	struct aa_load_nth w = { .t = t, .profiles = max(t->copies, 1U) };
 	const struct kunit_fail_nth walk = {
 		.what = "aa_unpack()",
 		.max = AA_MAX_NTH,
+		.fails = t->cut > 0,
 		.setup = aa_load_nth_setup,
 		.call = aa_load_nth_call,
 		.undo = aa_load_nth_undo,
 	};
+	unsigned int i;
+	u8 *blob;
 
-	aa_kunit_load_params(test, &w.t->params, false);
+	w.size = t->size * w.profiles;
+	blob = kunit_kmalloc(test, w.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	for (i = 0; i < w.profiles; i++)
+		memcpy(blob + i * t->size, t->blob, t->size);
+	w.blob = blob;
+	aa_kunit_load_params(test, &t->params, false);
 	kunit_fail_nth_walk(test, &walk, &w);
 }
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
