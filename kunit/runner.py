@@ -42,6 +42,12 @@ DEBUG = matrix.DEBUG
 # debug kernel is built with the mode on (debug.config); the boot turns
 # it off, the other direction of the override from the mono-suspend boot.
 DEBUG_KERNEL_ARGS = ['kasan_multi_shot', 'monotonic_suspend=off']
+# A kept revert's boot: whatever the mutant breaks ends the boot at once.
+# An Oops or a KASAN report can leave the guest hung until the timeout
+# (apparmor-alloc-profile-rules-late: 600 s); a panic reboots it, and a
+# crash kills the mutant as a failed case does.
+MUTANT_KERNEL_ARGS = ['oops=panic', 'panic=-1']
+MUTANT_DEBUG_KERNEL_ARGS = ['kasan.fault=panic']
 
 # The debug leg's self-test: the canary suite reads past a buffer when
 # booted with this argument, and the cell must fail with a KASAN report.
@@ -337,6 +343,12 @@ def result_paths(name: str) -> Tuple[str, str]:
 	return paths
 
 
+def mutant_args(flavour: str = '') -> List[str]:
+	"""The kernel arguments of a mutant's boot (MUTANT_KERNEL_ARGS)."""
+	args = MUTANT_KERNEL_ARGS + (MUTANT_DEBUG_KERNEL_ARGS if flavour == DEBUG else [])
+	return [f'--kernel_args={x}' for x in args]
+
+
 def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	extra: List[str], flavour: str = '', b: Optional[Boot] = None,
 	name: Optional[str] = None, mutant: bool = False) -> int:
@@ -351,6 +363,8 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	name = name or run_name(k, a, flavour, b)
 	if b:
 		extra = b.args() + extra
+	if mutant:
+		extra = extra + mutant_args(flavour)
 	json_path, log_path = result_paths(name)
 	args = kunit_args(k, a, build, json_path, jobs, timeout, extra, flavour)
 	started = time.monotonic()

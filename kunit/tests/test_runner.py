@@ -72,6 +72,12 @@ class Debug(unittest.TestCase):
 		plain = runner.kunit_args(k, a, '/b', None, 2, 60, [], 'mutants')
 		self.assertFalse(any('debug.config' in x or 'kasan' in x for x in plain))
 
+	def test_a_mutant_boot_ends_at_its_first_oops_or_kasan_report(self):
+		self.assertEqual(runner.mutant_args('mutants'),
+				 ['--kernel_args=oops=panic', '--kernel_args=panic=-1'])
+		self.assertEqual(runner.mutant_args(runner.DEBUG)[-1],
+				 '--kernel_args=kasan.fault=panic')
+
 	def test_debug_fragment_has_the_checkers_of_the_leg(self):
 		k, a = common.kernel('6.12'), common.arch('x86_64')
 		syms = kconfig(runner.kunitconfigs(k, a, runner.DEBUG))
