@@ -122,10 +122,11 @@ def prime(k: common.Kernel, a: common.Arch, todo: List[Mutant], jobs: int) -> in
 	build dir would compile the whole kernel, where this one mostly takes
 	the objects of the cell's normal build from ccache. Each mutant's
 	build then recompiles only what it and the sync touched."""
-	for flavour in sorted({m.flavour or FLAVOUR for m in todo}):
-		if os.path.exists(os.path.join(common.build_dir(k, a, flavour), 'vmlinux')):
-			continue
+	empty = [f for f in sorted({m.flavour or FLAVOUR for m in todo})
+		 if not os.path.exists(os.path.join(common.build_dir(k, a, f), 'vmlinux'))]
+	if empty:
 		apply(k, None)
+	for flavour in empty:
 		rc = runner.build(k, a, jobs, flavour)
 		if rc:
 			return rc

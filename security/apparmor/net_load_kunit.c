@@ -500,7 +500,7 @@ KUNIT_ARRAY_PARAM_DESC(aa_load_nth, aa_load_nth_cases, desc);
 struct aa_load_nth {
 	const struct aa_load_nth_case *t;
 	const u8 *blob;		/* the row's blob, in as many copies as it says */
-	size_t size;
+	size_t size;		/* of the load: the copies, less the cut */
 	unsigned int profiles;
 	struct aa_kunit_policy *p;
 };
@@ -509,7 +509,7 @@ static void aa_load_nth_setup(struct kunit *test, void *ctx)
 {
 	struct aa_load_nth *w = ctx;
 
-	w->p = aa_kunit_policy(test, w->blob, w->size - w->t->cut);
+	w->p = aa_kunit_policy(test, w->blob, w->size);
 }
 
 static int aa_load_nth_call(struct kunit *test, void *ctx)
@@ -542,10 +542,10 @@ static void aa_load_nth_undo(struct kunit *test, void *ctx, int err, unsigned in
 		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(p->udata.hash), "allocation %u failed", nth);
 		KUNIT_EXPECT_NOT_NULL_MSG(test, p->udata.data, "allocation %u failed", nth);
 		if (p->udata.data)
-			KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, w->blob, w->size - t->cut,
+			KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, w->blob, w->size,
 					       "allocation %u failed", nth);
 		if (p->udata.compressed_size)
-			KUNIT_EXPECT_EQ_MSG(test, p->udata.compressed_size, w->size - t->cut,
+			KUNIT_EXPECT_EQ_MSG(test, p->udata.compressed_size, w->size,
 					    "allocation %u failed", nth);
 	} else {
 		KUNIT_ASSERT_EQ_MSG(test, list_count_nodes(&p->ents), w->profiles,
@@ -591,12 +591,12 @@ static void aa_load_fail_nth_test(struct kunit *test)
 	unsigned int i;
 	u8 *blob;
 
-	w.size = t->size * w.profiles;
-	blob = kunit_kmalloc(test, w.size, GFP_KERNEL);
+	blob = kunit_kmalloc(test, t->size * w.profiles, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, blob);
 	for (i = 0; i < w.profiles; i++)
 		memcpy(blob + i * t->size, t->blob, t->size);
 	w.blob = blob;
+	w.size = t->size * w.profiles - t->cut;
 	aa_kunit_load_params(test, &t->params, false);
 	kunit_fail_nth_walk(test, &walk, &w);
 }
