@@ -45,10 +45,11 @@ help:
 	@echo 'Targets:'
 	@echo '  make              set up, sync and run the KUnit suites on $$ARCH (x86_64)'
 	@echo '  make check        all tests: every kernel x arch cell (KUnit, its extra boots,'
-	@echo '                    integration), the debug leg and mutants of $(MAIN_KERNEL) on x86_64,'
-	@echo '                    tool tests, checkpatch (what CI runs)'
-	@echo '  make check-full   make check, plus the debug leg and kept reverts of every other base,'
-	@echo '                    and every generated mutant of every base instead of the share (hours)'
+	@echo '                    integration), the debug leg and a share of the kept reverts and'
+	@echo '                    generated mutants of $(MAIN_KERNEL) on x86_64, tool tests, checkpatch'
+	@echo '                    (what CI runs)'
+	@echo '  make check-full   make check with every kept revert and generated mutant instead of'
+	@echo '                    the shares, and the debug leg and mutants of every other base (hours)'
 	@echo '  make setup        install missing Debian packages (as root; else prints the line)'
 	@echo '  make sync         lay the overlay and patches over the cached tree'
 	@echo '                    (SYNC_ARGS=--dry-run shows what would change)'
@@ -156,10 +157,10 @@ checkpatch:
 	@for k in $(KERNELS); do kunit/checkpatch $$k || exit 1; done
 
 # Every cell runs even when one fails; the summary's closing line is the
-# verdict over all of them and comes last. FULL=1 (make check-full) adds
-# the debug leg and the kept reverts of the bases other than $(MAIN_KERNEL),
-# and runs every generated mutant of every base instead of make check's
-# share of $(MAIN_KERNEL)'s (kunit/share.py).
+# verdict over all of them and comes last. make check runs a share of
+# $(MAIN_KERNEL)'s kept reverts and generated mutants (kunit/share.py);
+# FULL=1 (make check-full) runs all of them, and the debug leg, kept
+# reverts and generated mutants of every other base too.
 check: setup
 	@rc=0; \
 	for k in $(KERNELS); do kunit/sync -q --kernel $$k || exit 2; done; \
@@ -178,7 +179,8 @@ check: setup
 	for k in $(if $(FULL),$(KERNELS),$(MAIN_KERNEL)); do \
 		kunit/run --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) --debug || true; \
 		kunit/run --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) --canary || rc=1; \
-		kunit/mutate --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) || rc=1; \
+		kunit/mutate --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) \
+			$(if $(FULL),,--share) || rc=1; \
 		kunit/mutation-run --kernel $$k --arch $(DEBUG_ARCH) --jobs $(JOBS) \
 			$(if $(FULL),,--share) || rc=1; \
 	done; \

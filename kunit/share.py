@@ -18,6 +18,17 @@ A function that has no whole run with no survivor yet is not sampled:
 it has known survivors, which make mutation TARGET= lists. Once it is
 cleared and recorded, every commit's sample may draw it, and a change to
 it runs all of its mutants.
+
+make check's share of the kept reverts (kunit/mutate --share) is drawn
+the same way, by directory instead of function, since a suite lives
+beside the code it tests:
+
+  kept_base() the newest commit that touched no kept revert and nothing
+              in a directory that one patches
+  kept_pick() every kept revert that changed since, or whose directories
+              hold a file that changed (the overlay's, or one a patch of
+              the series patches), and a sample of the others drawn by
+              the commit id
 """
 
 import os
@@ -25,7 +36,7 @@ import random
 import subprocess
 import tempfile
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 import common
 import mutagen
@@ -34,6 +45,7 @@ import targets
 
 SCORES = os.path.join(common.REPO, 'kunit', 'mutation', 'scores')
 SAMPLE = 16	# mutants drawn by the commit id, besides the changed functions'
+SAMPLE_KEPT = 6	# kept reverts drawn by the commit id, besides the changed ones
 WALK = 500	# commits looked back for one that touched no target
 
 Key = Tuple[str, str]	# (file, function)
@@ -121,30 +133,39 @@ def _show(repo: str, rev: str, path: str) -> Optional[bytes]:
 	return p.stdout if p.returncode == 0 else None
 
 
-def touches(repo: str, commit: str, files: Set[str]) -> bool:
+Hit = Callable[[str], bool]	# whether a path (repo or tree) is one watched
+
+
+def _is_patch(name: str) -> bool:
+	return name.startswith('patches/') and name.endswith('.patch')
+
+
+def touches(repo: str, commit: str, files: Set[str], hit: Optional[Hit] = None) -> bool:
 	"""Whether @commit changed a patch that patches one of @files (before
-	or after it), or one of @files itself."""
+	or after it), or one of @files itself; @hit, when given, decides
+	instead of membership in @files."""
+	hit = hit or files.__contains__
 	names = _git(repo, 'diff-tree', '--no-commit-id', '--name-only', '-r', '--root',
 		     commit).decode().split()
 	parent = commit + '^'
 	for name in names:
-		if name in files:
+		if hit(name):
 			return True
-		if name.startswith('patches/') and name.endswith('.patch'):
+		if _is_patch(name):
 			for rev in (commit, parent):
 				text = _show(repo, rev, name)
-				if text is not None and set(overlay.paths_of_patch(text)) & files:
+				if text is not None and any(map(hit, overlay.paths_of_patch(text))):
 					return True
 	return False
 
 
-def base(repo: str, files: Set[str]) -> Optional[str]:
+def base(repo: str, files: Set[str], hit: Optional[Hit] = None) -> Optional[str]:
 	"""The newest commit of HEAD's first-parent line that touched none
 	of @files (HEAD itself when it touched none); None when the last
 	WALK commits all did."""
 	for commit in _git(repo, 'rev-list', '--first-parent', f'--max-count={WALK}',
 			   'HEAD').decode().split():
-		if not touches(repo, commit, files):
+		if not touches(repo, commit, files, hit):
 			return commit
 	return None
 
@@ -218,3 +239,70 @@ def pick(found: List[Tuple[mutagen.Mutant, targets.Target]], changed_keys: Set[K
 		       and m.id not in skip), key=lambda x: x[0].id)
 	drawn = random.Random(seed).sample(rest, min(n, len(rest)))
 	return mine + sorted(drawn, key=lambda x: x[0].id)
+
+
+# ------------------------------------------------- the kept reverts' share
+
+@dataclass(frozen=True)
+class Kept:
+	"""A kept revert as the share sees it: its patch (a repo path) and
+	the directories of the files it patches."""
+	name: str
+	patch: str
+	dirs: Tuple[str, ...]
+
+
+def kept(name: str, path: str, repo: str = common.REPO) -> Kept:
+	with open(path, 'rb') as f:
+		dirs = sorted({os.path.dirname(p) for p in overlay.paths_of_patch(f.read())})
+	return Kept(name, os.path.relpath(path, repo), tuple(dirs))
+
+
+def _kept_hit(ks: List[Kept]) -> Hit:
+	dirs = {d for k in ks for d in k.dirs}
+	patches = {k.patch for k in ks}
+	return lambda p: p in patches or os.path.dirname(p) in dirs
+
+
+def kept_base(repo: str, ks: List[Kept]) -> Optional[str]:
+	"""The newest commit that touched no kept revert of @ks and nothing
+	in a directory one of them patches."""
+	return base(repo, set(), _kept_hit(ks))
+
+
+def changed_paths(repo: str, commit: str) -> Set[str]:
+	"""The paths that differ between @commit and the work tree (new
+	files too), and the tree paths a changed patch patches before or
+	after."""
+	names = set(_git(repo, 'diff', '--name-only', commit).decode().split())
+	names |= set(_git(repo, 'ls-files', '--others', '--exclude-standard').decode().split())
+	out = set(names)
+	for name in names:
+		if not _is_patch(name):
+			continue
+		for text in (_show(repo, commit, name), _read(os.path.join(repo, name))):
+			if text is not None:
+				out |= set(overlay.paths_of_patch(text))
+	return out
+
+
+def _read(path: str) -> Optional[bytes]:
+	try:
+		with open(path, 'rb') as f:
+			return f.read()
+	except FileNotFoundError:
+		return None
+
+
+def kept_pick(ks: List[Kept], paths: Optional[Set[str]], seed: str,
+	      n: int = SAMPLE_KEPT) -> Tuple[List[Kept], List[Kept]]:
+	"""The kept reverts of @ks that changed or whose directories hold one
+	of @paths (None: no base was found, every one), and @n of the others
+	drawn by @seed, each list in @ks' order."""
+	if paths is None:
+		return list(ks), []
+	mine = [k for k in ks if k.patch in paths or
+		any(os.path.dirname(p) in k.dirs for p in paths)]
+	rest = sorted((k for k in ks if k not in mine), key=lambda k: k.name)
+	drawn = set(random.Random(seed).sample(rest, min(n, len(rest))))
+	return mine, [k for k in ks if k in drawn]

@@ -183,5 +183,80 @@ class Changed(helpers.FakeTreeCase):
 		self.assertEqual(self.changed(first), [])
 
 
+class KeptShare(unittest.TestCase):
+	"""make check's share of the kept reverts: the base commit, the paths
+	changed since, and the pick."""
+
+	def git(self, *args: str) -> str:
+		return subprocess.run(['git', '-C', self.repo, *args], capture_output=True, text=True,
+				      check=True).stdout.strip()
+
+	def write(self, files) -> None:
+		for path, text in files.items():
+			full = os.path.join(self.repo, path)
+			os.makedirs(os.path.dirname(full), exist_ok=True)
+			with open(full, 'w', encoding='utf-8') as f:
+				f.write(text)
+
+	def commit(self, message: str, files) -> str:
+		self.write(files)
+		self.git('add', '-A')
+		self.git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', message)
+		return self.git('rev-parse', 'HEAD')
+
+	def setUp(self):
+		d = tempfile.TemporaryDirectory(prefix='test-share-')
+		self.addCleanup(d.cleanup)
+		self.repo = d.name
+		self.git('init', '-q')
+		self.first = self.commit('one', {'lib/c.c': C_FILE, 'lib/c_kunit.c': 'x\n',
+						 'kunit/mutants/f.patch': F_PATCH,
+						 'crypto/other.c': 'y\n', 'README': 'r\n'})
+		self.ks = [share.kept('f', os.path.join(self.repo, 'kunit/mutants/f.patch'), self.repo),
+			   share.Kept('o', 'kunit/mutants/o.patch', ('crypto',))]
+
+	def test_a_kept_revert_knows_its_patch_and_the_directories_it_patches(self):
+		self.assertEqual(self.ks[0], share.Kept('f', 'kunit/mutants/f.patch', ('lib',)))
+
+	def test_the_base_is_the_newest_commit_that_left_them_and_their_directories_alone(self):
+		self.assertIsNone(share.kept_base(self.repo, self.ks))
+		docs = self.commit('docs', {'README': 's\n'})
+		self.assertEqual(share.kept_base(self.repo, self.ks), docs)
+		self.commit('suite', {'lib/c_kunit.c': 'z\n'})
+		self.assertEqual(share.kept_base(self.repo, self.ks), docs)
+		docs = self.commit('docs', {'README': 't\n'})
+		self.assertEqual(share.kept_base(self.repo, self.ks), docs)
+		self.commit('revert', {'kunit/mutants/f.patch': F_PATCH + ' \n'})
+		self.assertEqual(share.kept_base(self.repo, self.ks), docs)
+		self.commit('series', {'patches/6.12/g.patch': G_PATCH})
+		self.assertEqual(share.kept_base(self.repo, self.ks), docs)
+
+	def test_changed_paths_take_the_work_tree_new_files_and_what_a_patch_patches(self):
+		self.assertEqual(share.changed_paths(self.repo, self.first), set())
+		self.write({'crypto/other.c': 'w\n', 'kernel/new.c': 'n\n',
+			    'patches/6.12/g.patch': G_PATCH})
+		self.assertEqual(share.changed_paths(self.repo, self.first),
+				 {'crypto/other.c', 'kernel/new.c', 'patches/6.12/g.patch', 'lib/c.c'})
+
+	def test_every_changed_one_and_n_drawn_from_the_others(self):
+		many = [share.Kept(f'k{i:02}', f'kunit/mutants/k{i:02}.patch', (f'd{i % 4}',))
+			for i in range(20)]
+		mine, drawn = share.kept_pick(many, {'d1/x_kunit.c', 'kunit/mutants/k02.patch'},
+					      'abc', n=3)
+		self.assertEqual([k.name for k in mine], ['k01', 'k02', 'k05', 'k09', 'k13', 'k17'])
+		self.assertEqual(len(drawn), 3)
+		self.assertFalse(set(drawn) & set(mine))
+		self.assertEqual(drawn, sorted(drawn, key=many.index))
+
+	def test_the_draw_is_the_commit_ids_and_no_base_runs_them_all(self):
+		many = [share.Kept(f'k{i:02}', f'p{i}', ('d',)) for i in range(20)]
+		one = share.kept_pick(many, set(), 'abc')
+		self.assertEqual(set(one[1]), set(share.kept_pick(many[::-1], set(), 'abc')[1]))
+		self.assertNotEqual(one, share.kept_pick(many, set(), 'abd'))
+		self.assertEqual(len(one[1]), share.SAMPLE_KEPT)
+		self.assertEqual(share.kept_pick(many, None, 'abc'), (many, []))
+		self.assertEqual(share.kept_pick(many[:2], set(), 'abc'), ([], many[:2]))
+
+
 if __name__ == '__main__':
 	unittest.main()
