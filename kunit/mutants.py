@@ -115,21 +115,39 @@ def apply(k: common.Kernel, mutant: Optional[Mutant]) -> None:
 		     patches + ([mutant.path] if mutant else []))
 
 
+# In a mutants build dir: the runner.config_key() of its last prime.
+PRIMED = '.kernel-overlay-primed'
+
+
+def _primed(k: common.Kernel, a: common.Arch, flavour: str) -> bool:
+	build = common.build_dir(k, a, flavour)
+	try:
+		with open(os.path.join(build, PRIMED), encoding='utf-8') as f:
+			key = f.read().strip()
+	except FileNotFoundError:
+		return False
+	return os.path.exists(os.path.join(build, 'vmlinux')) and \
+		key == runner.config_key(k, a, flavour)
+
+
 def prime(k: common.Kernel, a: common.Arch, todo: List[Mutant], jobs: int) -> int:
-	"""Build each build dir the mutants use that has no kernel yet from the
-	tree without a mutant, through ccache: a kept revert's own build runs
-	without ccache (docs/mutants.md), and the first one into an empty
-	build dir would compile the whole kernel, where this one mostly takes
-	the objects of the cell's normal build from ccache. Each mutant's
-	build then recompiles only what it and the sync touched."""
-	empty = [f for f in sorted({m.flavour or FLAVOUR for m in todo})
-		 if not os.path.exists(os.path.join(common.build_dir(k, a, f), 'vmlinux'))]
-	if empty:
+	"""Build each build dir the mutants use that has no kernel yet, or
+	whose configuration changed since it was last primed, from the tree
+	without a mutant, through ccache: a kept revert's own build runs
+	without ccache (docs/mutants.md), and the first one into an empty or
+	reconfigured build dir would compile the whole kernel, where this one
+	mostly takes the objects of the cell's normal build from ccache. Each
+	mutant's build then recompiles only what it and the sync touched."""
+	stale = [f for f in sorted({m.flavour or FLAVOUR for m in todo}) if not _primed(k, a, f)]
+	if stale:
 		apply(k, None)
-	for flavour in empty:
+	for flavour in stale:
 		rc = runner.build(k, a, jobs, flavour)
 		if rc:
 			return rc
+		with open(os.path.join(common.build_dir(k, a, flavour), PRIMED), 'w',
+			  encoding='utf-8') as f:
+			f.write(runner.config_key(k, a, flavour) + '\n')
 	return 0
 
 

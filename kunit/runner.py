@@ -9,6 +9,7 @@ registers (registered.py), each of which must report.
 """
 
 import fnmatch
+import hashlib
 import os
 import re
 import shlex
@@ -53,7 +54,9 @@ MUTANT_DEBUG_KERNEL_ARGS = ['kasan.fault=panic']
 # booted with this argument, and the cell must fail with a KASAN report.
 CANARY = 'canary'
 
-# The schema kernels of make mutation: the cell's fragments and INJECT's.
+# The schema kernels of make mutation: the cell's fragments, INJECT's among
+# them (every cell has it, so that a schema kernel takes every object but
+# its targets' from the ccache of the cell's build).
 MUTATION = 'mutation'
 INJECT = 'inject'
 CANARY_SUITE = 'debug_canary'
@@ -78,12 +81,11 @@ def kunitconfigs(k: common.Kernel, a: common.Arch, flavour: str = '') -> List[st
 	arch, and kernel-arch; then
 	the debug leg's, or the integration leg's (in the normal build, so
 	that the leg boots the kernel that make test built, and in the
-	mutants'); and for the debug leg and the mutation kernels, what
-	lets suites reach allocation failures and module requests."""
+	mutants' and mutation's); and in every build, what lets suites
+	reach allocation failures and module requests."""
 	fragments = ['slim', k.version, a.name, f'{k.version}-{a.name}']
 	fragments.append(DEBUG if flavour == DEBUG else INTEGRATION)
-	if flavour in (DEBUG, MUTATION):
-		fragments.append(INJECT)
+	fragments.append(INJECT)
 	paths = [os.path.join(CONFIGS, f'{name}.config') for name in fragments]
 	return suite_configs() + [p for p in paths if os.path.exists(p)]
 
@@ -209,6 +211,21 @@ def kunit_args(k: common.Kernel, a: common.Arch, build: str, json_path: Optional
 # What a build reads besides the tree and the kunitconfig files: the
 # arguments that reach make, and the compilers.
 _BUILD_ARGS = ('--arch=', '--build_dir=', '--make_options=', '--cross_compile=')
+
+
+def config_key(k: common.Kernel, a: common.Arch, flavour: str = '') -> str:
+	"""The hash of what a build dir's .config comes from, the tree aside:
+	the kunitconfig files' content and the arguments that reach make.
+	When it changes, kbuild rebuilds every object."""
+	args = kunit_args(k, a, common.build_dir(k, a, flavour), None, 1, 0, [], flavour)
+	configs = [x.split('=', 1)[1] for x in args if x.startswith('--kunitconfig=')]
+	h = hashlib.sha256()
+	for path in configs:
+		h.update(f'\0config {overlay.sha_file(path)}'.encode())
+	for x in args:
+		if x.startswith(_BUILD_ARGS):
+			h.update(f'\0arg {x}'.encode())
+	return h.hexdigest()
 
 
 def build_key(k: common.Kernel, a: common.Arch, tree: str, args: List[str]) -> str:

@@ -139,32 +139,56 @@ class KeptMutants(unittest.TestCase):
 
 class Prime(unittest.TestCase):
 	"""The build dirs of the mutants are built without a mutant, through
-	ccache, only while they have no kernel."""
+	ccache, while they have no kernel or their configuration changed."""
 
-	def prime(self, built):
-		k, a = common.kernel('6.12'), common.arch('x86_64')
+	def setUp(self):
+		self.k, self.a = common.kernel('6.12'), common.arch('x86_64')
+		d = tempfile.TemporaryDirectory()
+		self.addCleanup(d.cleanup)
+		env = mock.patch.dict(os.environ, {'CACHE': d.name})
+		env.start()
+		self.addCleanup(env.stop)
+
+	def prime(self, built=(), key=None):
 		todo = [mutants.Mutant('/m/a.patch', 'a', '', 'x*'),
 			mutants.Mutant('/m/b.patch', 'b', '', 'y*', flavour=runner.DEBUG),
 			mutants.Mutant('/m/c.patch', 'c', '', 'z*')]
-		with tempfile.TemporaryDirectory() as cache, \
-		     mock.patch.dict(os.environ, {'CACHE': cache}), \
-		     mock.patch.object(mutants, 'apply') as apply, \
-		     mock.patch.object(runner, 'build', return_value=0) as build:
-			for flavour in built:
-				os.makedirs(common.build_dir(k, a, flavour))
-				open(os.path.join(common.build_dir(k, a, flavour), 'vmlinux'), 'w').close()
-			self.assertEqual(mutants.prime(k, a, todo, 2), 0)
+		def build_one(k, a, jobs, flavour):
+			os.makedirs(common.build_dir(k, a, flavour), exist_ok=True)
+			open(os.path.join(common.build_dir(k, a, flavour), 'vmlinux'), 'w').close()
+			return 0
+
+		for flavour in built:
+			build_one(self.k, self.a, 2, flavour)
+		with mock.patch.object(mutants, 'apply') as apply, \
+		     mock.patch.object(runner, 'build', side_effect=build_one) as build, \
+		     mock.patch.object(runner, 'config_key', return_value=key or 'configs'):
+			self.assertEqual(mutants.prime(self.k, self.a, todo, 2), 0)
+		got = [c.args[3] for c in build.call_args_list]
 		# the tree is synced without a mutant once, for all the builds
-		self.assertEqual(apply.call_args_list, [mock.call(k, None)] if built != [
-			runner.DEBUG, mutants.FLAVOUR] else [])
-		return [c.args[3] for c in build.call_args_list]
+		self.assertEqual(apply.call_args_list, [mock.call(self.k, None)] if got else [])
+		return got
 
 	def test_each_empty_build_dir_once_without_a_mutant(self):
-		self.assertEqual(self.prime([]), [runner.DEBUG, mutants.FLAVOUR])
+		self.assertEqual(self.prime(), [runner.DEBUG, mutants.FLAVOUR])
+		self.assertEqual(self.prime(), [])
 
-	def test_a_build_dir_with_a_kernel_is_left_alone(self):
-		self.assertEqual(self.prime([runner.DEBUG]), [mutants.FLAVOUR])
-		self.assertEqual(self.prime([runner.DEBUG, mutants.FLAVOUR]), [])
+	def test_a_build_dir_primed_with_these_configs_is_left_alone(self):
+		self.assertEqual(self.prime(), [runner.DEBUG, mutants.FLAVOUR])
+		self.assertEqual(self.prime(key='other configs'), [runner.DEBUG, mutants.FLAVOUR])
+		self.assertEqual(self.prime(key='other configs'), [])
+
+	def test_a_kernel_never_primed_is_primed_once(self):
+		# a build dir from before the mark (or built by hand)
+		self.assertEqual(self.prime(built=[runner.DEBUG, mutants.FLAVOUR]),
+				 [runner.DEBUG, mutants.FLAVOUR])
+		self.assertEqual(self.prime(), [])
+
+	def test_the_key_follows_the_configs_not_the_tree(self):
+		key = runner.config_key(self.k, self.a, mutants.FLAVOUR)
+		self.assertEqual(key, runner.config_key(self.k, self.a, mutants.FLAVOUR))
+		self.assertNotEqual(key, runner.config_key(self.k, self.a, runner.DEBUG))
+		self.assertNotEqual(key, runner.config_key(self.k, common.arch('arm64'), mutants.FLAVOUR))
 
 
 class MutantInTree(FakeTreeCase):

@@ -86,18 +86,25 @@ class Debug(unittest.TestCase):
 			    'FAILSLAB', 'FAIL_PAGE_ALLOC', 'DEBUG_CANARY_KUNIT_TEST'):
 			self.assertIn(sym, syms)
 
-	def test_mutation_kernels_reach_allocation_failures_and_module_requests(self):
+	def test_every_build_reaches_allocation_failures_and_module_requests(self):
 		# an allocation's error branch and a free are killed by the fail_nth
 		# walks; scsi_dh_lookup()'s module requests by their tracepoint
 		for k in common.KERNELS.values():
 			for a in common.ARCHES.values():
+				for flavour in ('', runner.MUTATION, runner.DEBUG):
+					with self.subTest(cell=common.cell(k, a), flavour=flavour):
+						syms = kconfig(runner.kunitconfigs(k, a, flavour))
+						for sym in ('KUNIT_FAULT_INJECTION', 'FAILSLAB', 'MODULES'):
+							self.assertEqual(syms.get(sym), 'y', sym)
+
+	def test_a_mutation_kernel_has_the_cells_config(self):
+		# so that ccache serves the schema kernel the cell's objects
+		for k in common.KERNELS.values():
+			for a in common.ARCHES.values():
 				with self.subTest(cell=common.cell(k, a)):
-					syms = kconfig(runner.kunitconfigs(k, a, runner.MUTATION))
-					for sym in ('KUNIT_FAULT_INJECTION', 'FAILSLAB', 'MODULES'):
-						self.assertEqual(syms.get(sym), 'y', sym)
-					self.assertNotIn('KASAN', syms)
-					plain = kconfig(runner.kunitconfigs(k, a))
-					self.assertNotIn('KUNIT_FAULT_INJECTION', plain)
+					self.assertEqual(runner.kunitconfigs(k, a, runner.MUTATION),
+							 runner.kunitconfigs(k, a))
+					self.assertNotIn('KASAN', kconfig(runner.kunitconfigs(k, a)))
 
 	def test_only_the_debug_leg_builds_the_canary(self):
 		k, a = common.kernel('6.12'), common.arch('arm64')
@@ -247,10 +254,11 @@ class Configs(unittest.TestCase):
 			 for k, a in cells()}
 		suites = ['.kunitconfig'] * len(runner.suite_configs())
 		self.assertEqual(names[('6.1', 'x86_64')],
-				 suites + ['slim.config', '6.1.config', 'x86_64.config', 'integration.config'])
+				 suites + ['slim.config', '6.1.config', 'x86_64.config', 'integration.config',
+					   'inject.config'])
 		self.assertEqual(names[('6.12', 'arm64')],
 				 suites + ['slim.config', '6.12.config', 'arm64.config', '6.12-arm64.config',
-					   'integration.config'])
+					   'integration.config', 'inject.config'])
 		self.assertNotIn('CRYPTO_CFB', kconfig(
 			runner.kunitconfigs(common.kernel('6.12'), common.arch('x86_64'))))
 
