@@ -1194,6 +1194,112 @@ static void sm4_alloc_fail_nth_test(struct kunit *test)
 	sm4_alloc_impl(test, impl);
 	kunit_fail_nth_walk(test, &walk, w);
 }
+
+/* A request of every skcipher row, in a layout that cuts blocks. */
+#define SM4_NTH_LEN 512
+
+static bool sm4_skcipher(const struct sm4_impl *impl)
+{
+	return impl->kind == SM4_SKCIPHER;
+}
+
+SM4_IMPL_PARAMS(sm4_skcipher, sm4_skcipher)
+
+struct sm4_req_nth {
+	struct sm4_tfm *t;
+	const struct sm4_layout *l;
+	struct scatterlist *ssg, *dsg;
+	u8 *in, *want, *s, *d;
+	u8 iv[SM4_BLOCK_SIZE];
+	u8 want_iv[SM4_BLOCK_SIZE];
+	bool iv_defined;
+};
+
+static void sm4_req_nth_setup(struct kunit *test, void *ctx)
+{
+	struct sm4_req_nth *w = ctx;
+
+	memcpy(w->s, w->in, SM4_NTH_LEN);
+	if (!w->l->in_place)
+		memset(w->d, 0, SM4_NTH_LEN);
+}
+
+static int sm4_req_nth_call(struct kunit *test, void *ctx)
+{
+	struct sm4_req_nth *w = ctx;
+
+	return sm4_crypt_sg(w->t, true, w->iv, 0, w->ssg, w->dsg, SM4_NTH_LEN);
+}
+
+static void sm4_req_nth_undo(struct kunit *test, void *ctx, int err, unsigned int nth,
+			     bool failed)
+{
+	struct sm4_req_nth *w = ctx;
+
+	if (err)
+		return;
+	KUNIT_EXPECT_MEMEQ_MSG(test, w->d, w->want, SM4_NTH_LEN,
+			       "%s, allocation %u %s: 0, and not the output of a whole run",
+			       w->l->name, nth, failed ? "failed" : "not failed");
+	if (w->iv_defined)
+		KUNIT_EXPECT_MEMEQ_MSG(test, w->t->iv, w->want_iv, SM4_BLOCK_SIZE,
+				       "%s, allocation %u %s: 0, and not the IV of a whole run",
+				       w->l->name, nth, failed ? "failed" : "not failed");
+}
+
+/*
+ * An encryption of every skcipher row over scatterlists that cut blocks,
+ * so that the walk takes its slow path (a bounce buffer it allocates),
+ * with each allocation failed in turn (current->fail_nth): an error, or
+ * the output and the IV of the same request run whole and linear. A
+ * driver that drops the walk's error hands back 0 and an output it never
+ * wrote.
+ */
+static void sm4_req_fail_nth_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	const struct kunit_fail_nth walk = {
+		.what = impl->driver,
+		.max = SM4_MAX_NTH,
+		.setup = sm4_req_nth_setup,
+		.call = sm4_req_nth_call,
+		.undo = sm4_req_nth_undo,
+	};
+	struct sm4_req_nth *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	unsigned int klen = strcmp(impl->alg, "xts(sm4)") ? SM4_KEY_SIZE : 2 * SM4_KEY_SIZE;
+	u8 key[2 * SM4_KEY_SIZE];
+	struct rnd_state rnd;
+	unsigned int i;
+	u8 *src, *dst;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->t = sm4_alloc_impl(test, impl);
+	w->in = kunit_kmalloc(test, SM4_NTH_LEN, GFP_KERNEL);
+	w->want = kunit_kzalloc(test, SM4_NTH_LEN, GFP_KERNEL);
+	src = kunit_kzalloc(test, SM4_NTH_LEN + SM4_PAD, GFP_KERNEL);
+	dst = kunit_kzalloc(test, SM4_NTH_LEN + SM4_PAD, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, w->in && w->want && src && dst);
+	prandom_seed_state(&rnd, SM4_SEED);
+	prandom_bytes_state(&rnd, key, sizeof(key));
+	prandom_bytes_state(&rnd, w->iv, sizeof(w->iv));
+	prandom_bytes_state(&rnd, w->in, SM4_NTH_LEN);
+	KUNIT_ASSERT_EQ(test, sm4_setkey(w->t, key, klen), 0);
+	KUNIT_ASSERT_EQ(test, sm4_crypt_buf(w->t, true, w->iv, 0, w->in, w->want,
+					    SM4_NTH_LEN, SM4_NTH_LEN), 0);
+	memcpy(w->want_iv, w->t->iv, SM4_BLOCK_SIZE);
+	w->iv_defined = sm4_chaining(impl);
+
+	for (i = 0; i < ARRAY_SIZE(sm4_layouts); i++) {
+		w->l = &sm4_layouts[i];
+		if (!w->l->cuts[0])
+			continue;
+		w->s = src + w->l->src_off;
+		w->d = w->l->in_place ? w->s : dst + w->l->dst_off;
+		w->ssg = sm4_sg(test, w->s, SM4_NTH_LEN, w->l);
+		w->dsg = w->l->in_place ? w->ssg : sm4_sg(test, w->d, SM4_NTH_LEN, w->l);
+		kunit_fail_nth_walk(test, &walk, w);
+	}
+}
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
 
 /* -------------------------------------------------- every parameter */
@@ -1529,6 +1635,7 @@ static struct kunit_case sm4_driver_cases[] = {
 	KUNIT_CASE_PARAM(sm4_bad_length_test, sm4_block_mode_gen_params),
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 	KUNIT_CASE_PARAM(sm4_alloc_fail_nth_test, sm4_any_gen_params),
+	KUNIT_CASE_PARAM(sm4_req_fail_nth_test, sm4_skcipher_gen_params),
 #endif
 	{}
 };
