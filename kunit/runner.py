@@ -9,7 +9,6 @@ registers (registered.py), each of which must report.
 """
 
 import fnmatch
-import hashlib
 import os
 import re
 import shlex
@@ -213,25 +212,25 @@ def kunit_args(k: common.Kernel, a: common.Arch, build: str, json_path: Optional
 _BUILD_ARGS = ('--arch=', '--build_dir=', '--make_options=', '--cross_compile=')
 
 
+def _build_inputs(args: List[str]) -> Tuple[List[str], List[str]]:
+	"""The kunitconfig files and the build arguments of a kunit.py line."""
+	return ([x.split('=', 1)[1] for x in args if x.startswith('--kunitconfig=')],
+		[x for x in args if x.startswith(_BUILD_ARGS)])
+
+
 def config_key(k: common.Kernel, a: common.Arch, flavour: str = '') -> str:
-	"""The hash of what a build dir's .config comes from, the tree aside:
-	the kunitconfig files' content and the arguments that reach make.
-	When it changes, kbuild rebuilds every object."""
-	args = kunit_args(k, a, common.build_dir(k, a, flavour), None, 1, 0, [], flavour)
-	configs = [x.split('=', 1)[1] for x in args if x.startswith('--kunitconfig=')]
-	h = hashlib.sha256()
-	for path in configs:
-		h.update(f'\0config {overlay.sha_file(path)}'.encode())
-	for x in args:
-		if x.startswith(_BUILD_ARGS):
-			h.update(f'\0arg {x}'.encode())
-	return h.hexdigest()
+	"""stamp.inputs() of what a build dir's .config comes from, the tree
+	aside: the kunitconfig files' content and the arguments that reach
+	make. When it changes, kbuild rebuilds every object."""
+	configs, args = _build_inputs(kunit_args(k, a, common.build_dir(k, a, flavour), None, 1, 0,
+						 [], flavour))
+	return stamp.inputs(None, configs, args, [])
 
 
 def build_key(k: common.Kernel, a: common.Arch, tree: str, args: List[str]) -> str:
 	"""stamp.inputs() of the build that args ask for."""
-	configs = [x.split('=', 1)[1] for x in args if x.startswith('--kunitconfig=')]
-	return stamp.inputs(tree, configs, [x for x in args if x.startswith(_BUILD_ARGS)],
+	configs, build_args = _build_inputs(args)
+	return stamp.inputs(tree, configs, build_args,
 			    [a.cross_compile + 'gcc', a.cross_compile + 'ld', 'gcc', 'ccache'])
 
 

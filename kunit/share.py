@@ -140,11 +140,9 @@ def _is_patch(name: str) -> bool:
 	return name.startswith('patches/') and name.endswith('.patch')
 
 
-def touches(repo: str, commit: str, files: Set[str], hit: Optional[Hit] = None) -> bool:
-	"""Whether @commit changed a patch that patches one of @files (before
-	or after it), or one of @files itself; @hit, when given, decides
-	instead of membership in @files."""
-	hit = hit or files.__contains__
+def touches(repo: str, commit: str, hit: Hit) -> bool:
+	"""Whether @commit changed a path that @hit watches, or a patch that
+	patches one (before or after it)."""
 	names = _git(repo, 'diff-tree', '--no-commit-id', '--name-only', '-r', '--root',
 		     commit).decode().split()
 	parent = commit + '^'
@@ -159,13 +157,13 @@ def touches(repo: str, commit: str, files: Set[str], hit: Optional[Hit] = None) 
 	return False
 
 
-def base(repo: str, files: Set[str], hit: Optional[Hit] = None) -> Optional[str]:
-	"""The newest commit of HEAD's first-parent line that touched none
-	of @files (HEAD itself when it touched none); None when the last
+def base(repo: str, hit: Hit) -> Optional[str]:
+	"""The newest commit of HEAD's first-parent line that touched no path
+	@hit watches (HEAD itself when it touched none); None when the last
 	WALK commits all did."""
 	for commit in _git(repo, 'rev-list', '--first-parent', f'--max-count={WALK}',
 			   'HEAD').decode().split():
-		if not touches(repo, commit, files, hit):
+		if not touches(repo, commit, hit):
 			return commit
 	return None
 
@@ -267,7 +265,7 @@ def _kept_hit(ks: List[Kept]) -> Hit:
 def kept_base(repo: str, ks: List[Kept]) -> Optional[str]:
 	"""The newest commit that touched no kept revert of @ks and nothing
 	in a directory one of them patches."""
-	return base(repo, set(), _kept_hit(ks))
+	return base(repo, _kept_hit(ks))
 
 
 def changed_paths(repo: str, commit: str) -> Set[str]:

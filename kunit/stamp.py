@@ -31,10 +31,10 @@ def _tool(name: str) -> str:
 	return f'{name}: {real} {st.st_size} {st.st_mtime_ns}'
 
 
-def inputs(tree: str, configs: Iterable[str], args: Iterable[str],
+def inputs(tree: Optional[str], configs: Iterable[str], args: Iterable[str],
 	   tools: Iterable[str]) -> str:
-	"""The hash of what a build reads."""
-	h = hashlib.sha256(overlay.tree_key(tree).encode())
+	"""The hash of what a build reads (tree None: all of it but the tree)."""
+	h = hashlib.sha256(overlay.tree_key(tree).encode() if tree is not None else b'')
 	for path in configs:	# their content, wherever the repo is cloned
 		h.update(f'\0config {overlay.sha_file(path)}'.encode())
 	for x in args:
