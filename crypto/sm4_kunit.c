@@ -938,6 +938,12 @@ static bool sm4_any_length(const struct sm4_impl *impl)
 	       !strcmp(impl->alg, "xts(sm4)") || !strcmp(impl->alg, "cts(cbc(sm4))");
 }
 
+/* The key length of a row: XTS takes two SM4 keys. */
+static unsigned int sm4_key_len(const struct sm4_impl *impl)
+{
+	return strcmp(impl->alg, "xts(sm4)") ? SM4_KEY_SIZE : 2 * SM4_KEY_SIZE;
+}
+
 /*
  * A MAC row against sm4-generic's template: one-shot digests of every
  * length, and the same input fed in two updates cut at each split, so
@@ -990,7 +996,7 @@ static void sm4_cross_test(struct kunit *test)
 	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
 	struct sm4_tfm *ref = sm4_alloc_ref(test, impl);
 	unsigned int taglen = impl->kind == SM4_AEAD ? 16 : 0;
-	unsigned int klen = strcmp(impl->alg, "xts(sm4)") ? SM4_KEY_SIZE : 2 * SM4_KEY_SIZE;
+	unsigned int klen = sm4_key_len(impl);
 	unsigned int alens[] = { 0, 20 };
 	u8 key[2 * SM4_KEY_SIZE], iv[2 * SM4_BLOCK_SIZE];
 	struct rnd_state rnd;
@@ -1187,7 +1193,7 @@ static void sm4_alloc_fail_nth_test(struct kunit *test)
 	w->impl = impl;
 	w->tfm.kind = impl->kind;
 	/* XTS takes two keys: GB/T 32907-2016's, then its bytes reversed */
-	w->klen = strstr(impl->alg, "xts") ? 2 * SM4_KEY_SIZE : SM4_KEY_SIZE;
+	w->klen = sm4_key_len(impl);
 	for (i = 0; i < sizeof(w->key); i++)
 		w->key[i] = i < SM4_KEY_SIZE ? gbt_key[i] : gbt_key[sizeof(w->key) - 1 - i];
 	/* The driver is there (or the row skips), its instance made */
@@ -1266,7 +1272,7 @@ static void sm4_req_fail_nth_test(struct kunit *test)
 		.undo = sm4_req_nth_undo,
 	};
 	struct sm4_req_nth *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
-	unsigned int klen = strcmp(impl->alg, "xts(sm4)") ? SM4_KEY_SIZE : 2 * SM4_KEY_SIZE;
+	unsigned int klen = sm4_key_len(impl);
 	u8 key[2 * SM4_KEY_SIZE];
 	struct rnd_state rnd;
 	unsigned int i;
