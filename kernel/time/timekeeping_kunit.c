@@ -630,11 +630,29 @@ struct tk_live_cpu {
 	bool late;		/* the thread did not answer the notifier in time */
 };
 
-/* At most about @us microseconds for @v to reach @n or more */
+/*
+ * At most about @us microseconds for @v to reach @n or more, spinning: for
+ * the thread, which must be running when the notifier tells it to go, and
+ * for the notifier, which cannot sleep.
+ */
 static bool tk_live_wait_us(atomic_t *v, int n, unsigned int us)
 {
 	while (atomic_read(v) < n && us--)
 		udelay(1);
+	return atomic_read(v) >= n;
+}
+
+/*
+ * About @ms milliseconds or more for @v to reach @n or more, sleeping: for the
+ * injecting task, outside the injection. A stop_machine() (a clocksource
+ * change: the TSC's refined calibration) holds the thread's CPU in its
+ * stopper until this CPU's stopper has run too, which with PREEMPT_NONE
+ * is when this task sleeps.
+ */
+static bool tk_live_sleep_ms(atomic_t *v, int n, unsigned int ms)
+{
+	while (atomic_read(v) < n && ms--)
+		usleep_range(USEC_PER_MSEC, 2 * USEC_PER_MSEC);
 	return atomic_read(v) >= n;
 }
 
@@ -701,13 +719,13 @@ static bool tk_live_rtc_round(struct kunit *test, struct tk_live_cpu *t, unsigne
 		return true;
 	}
 	wake_up_process(thread);
-	tk_live_wait_us(&t->state, TK_CPU_READY, 10 * USEC_PER_SEC);
+	tk_live_sleep_ms(&t->state, TK_CPU_READY, 10 * MSEC_PER_SEC);
 	t->suspended = timekeeping_time_suspended();
 	/* Ticks that have not run yet: time awake the tick still counts */
 	lag = max_t(ktime_t, ktime_sub(ktime_get(), READ_ONCE(tick_next_period)), 0);
 	WRITE_ONCE(t->armed, true);
 	timekeeping_inject_sleeptime64(&slept);
-	tk_live_wait_us(&t->state, TK_CPU_DONE, 10 * USEC_PER_SEC);
+	tk_live_sleep_ms(&t->state, TK_CPU_DONE, 10 * MSEC_PER_SEC);
 	kthread_stop(thread);
 
 	if (atomic_read(&t->state) != TK_CPU_DONE || READ_ONCE(t->armed)) {
