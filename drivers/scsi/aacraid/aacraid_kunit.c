@@ -43,6 +43,7 @@ struct aac_test_dev {
 	int restart_calls;
 	int restart_ret;
 	int check_health_ret;
+	int check_health_calls;
 	int ioremap_calls;
 	u32 ioremap_size;
 	int restart_bled;	/* what the last adapter_restart() was given */
@@ -50,6 +51,7 @@ struct aac_test_dev {
 	int init_calls;
 	int init_ret;
 	int rescans;
+	void *irq_dev_id;	/* what the fake interrupt was requested with */
 };
 
 static struct aac_test_dev *to_test_dev(struct aac_dev *aac)
@@ -64,7 +66,10 @@ static void aac_test_disable_int(struct aac_dev *aac)
 
 static int aac_test_check_health(struct aac_dev *aac)
 {
-	return to_test_dev(aac)->check_health_ret;
+	struct aac_test_dev *tdev = to_test_dev(aac);
+
+	tdev->check_health_calls++;
+	return tdev->check_health_ret;
 }
 
 static int aac_test_restart(struct aac_dev *aac, int bled, u8 reset_type)
@@ -375,29 +380,37 @@ static void aac_test_irq_release(void *data)
 	unsigned int irq = tdev->pdev.irq;
 
 	if (irq_has_action(irq))
-		free_irq(irq, &tdev->aac);
+		free_irq(irq, tdev->irq_dev_id);
 	irq_free_desc(irq);
 }
 
 /*
  * __aac_shutdown() ends with free_irq() of the adapter's interrupt: give
- * the fake adapter a software interrupt of its own to free.
+ * the fake adapter a software interrupt of its own to free, requested
+ * with @dev_id as the card type's init requests it: the aac_dev, or on
+ * SRC cards its first MSI-X context.
  */
-static void aac_test_request_irq(struct kunit *test, struct aac_test_dev *tdev)
+static void aac_test_request_irq_as(struct kunit *test, struct aac_test_dev *tdev,
+				    void *dev_id)
 {
 	int irq = irq_alloc_descs(-1, 1, 1, NUMA_NO_NODE);
 
 	KUNIT_ASSERT_GT(test, irq, 0);
 	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
 	tdev->pdev.irq = irq;
-	if (request_irq(irq, aac_test_irq_handler, 0, "aacraid_kunit",
-			&tdev->aac)) {
+	tdev->irq_dev_id = dev_id;
+	if (request_irq(irq, aac_test_irq_handler, 0, "aacraid_kunit", dev_id)) {
 		irq_free_desc(irq);
 		KUNIT_FAIL_AND_ABORT(test, "no software interrupt");
 	}
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, aac_test_irq_release,
 						  tdev));
+}
+
+static void aac_test_request_irq(struct kunit *test, struct aac_test_dev *tdev)
+{
+	aac_test_request_irq_as(test, tdev, &tdev->aac);
 }
 
 static void aac_shutdown_without_thread_test(struct kunit *test)
@@ -500,6 +513,123 @@ static void aac_shutdown_stops_aif_thread_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aac->aif_thread, 0);
 	KUNIT_EXPECT_NULL(test, aac->thread);
 	KUNIT_EXPECT_EQ(test, aac->adapter_shutdown, 1);
+	KUNIT_EXPECT_FALSE(test, irq_has_action(tdev->pdev.irq));
+}
+
+/*
+ * The interrupt __aac_shutdown() frees, as the card type's init requested
+ * it: the aac_dev's on the older cards, the first MSI-X context's on the
+ * SRC cards (PMC series 6, 7 and 8) with one vector or none. Freed with
+ * another dev_id, the interrupt keeps its handler (and free_irq() warns).
+ * Each shutdown sends the adapter its shutdown FIB (aac_send_shutdown()),
+ * which asks the adapter's health first: a sick one gets none, a healthy
+ * one with no FIB free gets none either. The vectors of an SRC card with
+ * more than one, and the MSI or MSI-X that the shutdown disables, need a
+ * PCI function whose MSI-X is enabled: QEMU has no aacraid card, and
+ * these fakes have none (pci_irq_vector() of a vector past 0 is -EINVAL,
+ * pci_disable_msi() and pci_disable_msix() return at once).
+ */
+struct aac_shutdown_case {
+	const char *name;
+	unsigned short device;
+	u32 max_msix;
+	bool msix_context;	/* the interrupt's dev_id is aac->aac_msix[0] */
+	int health;
+};
+
+static const struct aac_shutdown_case aac_shutdown_cases[] = {
+	{ "Lancer (0x286), sick", 0x0286, 0, false, 1 },
+	{ "Lancer (0x286), healthy, no FIB free", 0x0286, 0, false, 0 },
+	{ "SRC series 6 (0x28b), no MSI-X", PMC_DEVICE_S6, 0, true, 1 },
+	{ "SRC series 7 (0x28c), one vector", PMC_DEVICE_S7, 1, true, 1 },
+	{ "SRC series 8 (0x28d), one vector, healthy", PMC_DEVICE_S8, 1, true, 0 },
+	{ "0x28a, below SRC, one vector", 0x028a, 1, false, 1 },
+	{ "0x28e, above SRC", 0x028e, 0, false, 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aac_shutdown, aac_shutdown_cases, name);
+
+static void aac_shutdown_irq_test(struct kunit *test)
+{
+	const struct aac_shutdown_case *c = test->param_value;
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+
+	tdev->pdev.device = c->device;
+	tdev->check_health_ret = c->health;
+	aac->max_msix = c->max_msix;
+	aac_test_request_irq_as(test, tdev, c->msix_context ? (void *)&aac->aac_msix[0] : aac);
+
+	__aac_shutdown(aac);
+
+	KUNIT_EXPECT_FALSE(test, irq_has_action(tdev->pdev.irq));
+	KUNIT_EXPECT_EQ(test, tdev->check_health_calls, 1);
+	KUNIT_EXPECT_EQ(test, tdev->disable_int_calls, 1);
+	KUNIT_EXPECT_EQ(test, aac->adapter_shutdown, 1);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&aac->ioctl_mutex));
+}
+
+struct aac_test_shutdown {
+	struct aac_dev *aac;
+	struct completion done;
+};
+
+static void aac_test_put_task(void *task)
+{
+	put_task_struct(task);
+}
+
+static int aac_test_shutdown_fn(void *data)
+{
+	struct aac_test_shutdown *s = data;
+
+	__aac_shutdown(s->aac);
+	complete(&s->done);
+	return 0;
+}
+
+/*
+ * The shutdown flag is set under the ioctl mutex, so that an ioctl that
+ * holds it finishes before the adapter is shut down: with the mutex held,
+ * the shutdown waits for it and has set nothing.
+ */
+static void aac_shutdown_waits_for_ioctl_test(struct kunit *test)
+{
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+	struct aac_test_shutdown *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct task_struct *task;
+	bool done = false;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	aac_test_request_irq(test, tdev);
+	s->aac = aac;
+	init_completion(&s->done);
+
+	task = kthread_create(aac_test_shutdown_fn, s, "aac_kunit_shutdown");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+	/* Its state is read until it has returned */
+	get_task_struct(task);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_put_task, task));
+	mutex_lock(&aac->ioctl_mutex);
+	wake_up_process(task);
+	/* Until it sleeps on the mutex, or returns without it */
+	for (i = 0; i < AAC_TEST_WAIT && !done; i++) {
+		done = completion_done(&s->done);
+		if (READ_ONCE(task->__state) == TASK_UNINTERRUPTIBLE)
+			break;
+		schedule_timeout_uninterruptible(1);
+	}
+	done = completion_done(&s->done);
+	KUNIT_EXPECT_FALSE_MSG(test, done, "the shutdown did not wait for the ioctl mutex");
+	KUNIT_EXPECT_EQ(test, aac->adapter_shutdown, 0);
+	KUNIT_EXPECT_EQ(test, tdev->disable_int_calls, 0);
+	mutex_unlock(&aac->ioctl_mutex);
+
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&s->done, AAC_TEST_WAIT), 0UL);
+	KUNIT_EXPECT_EQ(test, aac->adapter_shutdown, 1);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&aac->ioctl_mutex));
 	KUNIT_EXPECT_FALSE(test, irq_has_action(tdev->pdev.irq));
 }
 
@@ -863,6 +993,8 @@ static struct kunit_case aacraid_thread_test_cases[] = {
 	KUNIT_CASE(aac_reset_from_later_task_test),
 	KUNIT_CASE(aac_shutdown_without_thread_test),
 	KUNIT_CASE(aac_shutdown_stops_aif_thread_test),
+	KUNIT_CASE_PARAM(aac_shutdown_irq_test, aac_shutdown_gen_params),
+	KUNIT_CASE(aac_shutdown_waits_for_ioctl_test),
 	KUNIT_CASE_PARAM_ATTR(aac_reset_reinit_test, aac_reinit_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(aac_reset_comeback_test, aac_comeback_gen_params),
