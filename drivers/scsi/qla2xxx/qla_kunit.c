@@ -246,7 +246,8 @@ static struct req_que *qla_test_req(struct kunit *test,
 					  &req->dma);
 	if (outstanding_cmds) {
 		req->num_outstanding_cmds = 4;
-		req->outstanding_cmds = kcalloc(req->num_outstanding_cmds,
+		/* And a guard slot past the end, which no lookup may read */
+		req->outstanding_cmds = kcalloc(req->num_outstanding_cmds + 1,
 						sizeof(srb_t *), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, req->outstanding_cmds);
 		qla_test_track(test, f, req->outstanding_cmds);
@@ -950,6 +951,23 @@ static void qla_test_fire_timer(struct kunit *test, srb_t *sp)
 	mod_timer(&sp->u.iocb_cmd.timer, jiffies);
 }
 
+/*
+ * The abort's IOCB timer taken off its list as it expires, so that an
+ * answer that comes now finds it running and cannot cancel it
+ * (qla2x00_async_done()): its function is then run by the case's task.
+ */
+static void qla_test_expire_timer(struct kunit *test, srb_t *sp)
+{
+	KUNIT_ASSERT_TRUE(test, del_timer_sync(&sp->u.iocb_cmd.timer));
+}
+
+static void qla_test_run_timer(srb_t *sp)
+{
+	struct timer_list *t = &sp->u.iocb_cmd.timer;
+
+	t->function(t);
+}
+
 static int qla_test_abort_waiter(void *data)
 {
 	struct qla_test_abort *a = data;
@@ -1072,6 +1090,8 @@ struct qla_abort_case {
 	bool timeout_first;
 	u16 status;		/* of the firmware's answer */
 	bool cmd_done_first;	/* the command completed before the timeout */
+	bool timer_in_task;	/* the timeout first, its function run by the case's task */
+	bool timer_running;	/* the answer while the timer runs */
 };
 
 static const struct qla_abort_case qla_abort_cases[] = {
@@ -1082,6 +1102,11 @@ static const struct qla_abort_case qla_abort_cases[] = {
 	{ "wait, answer then timeout", true, false, CS_COMPLETE },
 	{ "wait, timeout then answer", true, true, CS_COMPLETE },
 	{ "wait, answer refused", true, false, CS_ABORTED },
+	{ "no wait, timeout run by the task", false, true, CS_COMPLETE, false, true },
+	{ "no wait, answer while the timer runs", false, false, CS_COMPLETE, false, false,
+	  true },
+	{ "wait, answer while the timer runs", true, false, CS_COMPLETE, false, false, true },
+	{ "wait, refused while the timer runs", true, false, CS_ABORTED, false, false, true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(qla_abort, qla_abort_cases, name);
@@ -1097,7 +1122,8 @@ static void qla_abort_race_test(struct kunit *test)
 	unsigned long issued = jiffies;
 	struct qla_test_log *log = qla_test_log_start(test);
 	srb_t *abt;
-	u32 handle;
+	u32 handle, abt_handle;
+	u16 abt_type;
 
 	if (c->wait) {
 		waiter = kthread_run(qla_test_abort_waiter, a, "qla_test_abort");
@@ -1134,8 +1160,19 @@ static void qla_abort_race_test(struct kunit *test)
 	/* Its handle taken back, as the command's own completion would */
 	if (c->cmd_done_first)
 		env->req->outstanding_cmds[a->cmd->handle] = NULL;
+	abt_handle = abt->handle;
+	abt_type = abt->type;
 	if (c->timeout_first) {
-		qla_test_fire_timer(test, abt);
+		if (c->timer_in_task) {
+			qla_test_expire_timer(test, abt);
+			qla_test_run_timer(abt);
+			/* What an administrator reads: both commands' handles and types */
+			qla_test_expect_logged(test, log, 0x507c,
+					       "Abort timeout - cmd hdl=%x, cmd type=%x hdl=%x, type=%x",
+					       a->cmd->handle, a->cmd->type, abt_handle, abt_type);
+		} else {
+			qla_test_fire_timer(test, abt);
+		}
 		deadline = jiffies + 10 * HZ;
 		while (!qla_test_kfrees(env->frees, abt) && time_before(jiffies, deadline))
 			schedule_timeout_uninterruptible(1);
@@ -1152,6 +1189,26 @@ static void qla_abort_race_test(struct kunit *test)
 		qla_test_expect_cmd_resources(test, a, c->cmd_done_first);
 		/* The late answer finds no handle: nothing completes twice */
 		qla_test_fw_abort_answer(a, handle, c->status);
+	} else if (c->timer_running) {
+		qla_test_expire_timer(test, abt);
+		qla_test_fw_abort_answer(a, handle, c->status);
+		/* The answer took the abort's handle: put the abort in the guard slot */
+		KUNIT_EXPECT_NULL(test, env->req->outstanding_cmds[abt_handle]);
+		env->req->outstanding_cmds[env->req->num_outstanding_cmds] = abt;
+		KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 0);
+		/*
+		 * The timer, running, still holds the abort (ref: TMR). It finds
+		 * the command still out: it takes the command's handle and
+		 * completes it as timed out, and it neither completes the
+		 * answered abort again nor reads past the handles.
+		 */
+		qla_test_run_timer(abt);
+		env->req->outstanding_cmds[env->req->num_outstanding_cmds] = NULL;
+		KUNIT_EXPECT_NULL(test, env->req->outstanding_cmds[a->cmd->handle]);
+		KUNIT_EXPECT_EQ(test, a->cmd_res, QLA_OS_TIMER_EXPIRED);
+		qla_test_expect_cmd_resources(test, a, false);
+		if (!c->wait)
+			KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
 	} else {
 		qla_test_fw_abort_answer(a, handle, c->status);
 		if (!c->wait)
@@ -1171,7 +1228,8 @@ static void qla_abort_race_test(struct kunit *test)
 				QLA_SUCCESS : QLA_ERR_FROM_FW);
 	}
 	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done), c->timeout_first && !c->cmd_done_first);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done),
+			(c->timeout_first || c->timer_running) && !c->cmd_done_first);
 	qla_test_cmd_release(test, a);
 	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, a->cmd), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->vha->vref_count), 0);
