@@ -1092,6 +1092,8 @@ struct qla_abort_case {
 	bool cmd_done_first;	/* the command completed before the timeout */
 	bool timer_in_task;	/* the timeout first, its function run by the case's task */
 	bool timer_running;	/* the answer while the timer runs */
+	bool nvme;		/* an NVMe command, on a port that waits for the ABTS */
+	bool abts_nowait;	/* ... with the module parameter ql2xabts_wait_nvme off */
 };
 
 static const struct qla_abort_case qla_abort_cases[] = {
@@ -1107,9 +1109,71 @@ static const struct qla_abort_case qla_abort_cases[] = {
 	  true },
 	{ "wait, answer while the timer runs", true, false, CS_COMPLETE, false, false, true },
 	{ "wait, refused while the timer runs", true, false, CS_ABORTED, false, false, true },
+	{ .name = "no wait, NVMe, answer then timeout", .status = CS_COMPLETE, .nvme = true },
+	{ .name = "no wait, NVMe, timeout then answer", .timeout_first = true,
+	  .status = CS_COMPLETE, .nvme = true },
+	{ .name = "wait, NVMe, refused", .wait = true, .status = CS_ABORTED, .nvme = true },
+	{ .name = "no wait, NVMe, ql2xabts_wait_nvme=0", .status = CS_COMPLETE, .nvme = true,
+	  .abts_nowait = true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(qla_abort, qla_abort_cases, name);
+
+#define QLA_TEST_R_A_TOV	100	/* R_A_TOV, in tenths of a second */
+#define QLA_TEST_LOOP_ID	0x81
+#define QLA_TEST_PORT_ID	0x010203
+
+static void qla_test_abts_wait_restore(void *data)
+{
+	ql2xabts_wait_nvme = (int)(long)data;
+}
+
+/*
+ * The aborted command an NVMe one, on a port whose firmware can wait for
+ * the ABTS (fw_attributes_ext[0] bit 14), with ql2xabts_wait_nvme on or
+ * off. With both, the abort IOCB asks for 2 retries and an answer within
+ * 2 R_A_TOV, and the command's reference that qla_nvme_abort_work() keeps
+ * for the abort is dropped when the abort completes
+ * (qla24xx_abort_sp_done()); else the IOCB has no options and the
+ * reference is left to the caller.
+ */
+static void qla_test_abort_nvme(struct kunit *test, struct qla_test_abort *a, bool wait)
+{
+	struct qla_test_iocb *env = a->env;
+	fc_port_t *fcport = kunit_kzalloc(test, sizeof(*fcport), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fcport);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, qla_test_abts_wait_restore,
+							   (void *)(long)ql2xabts_wait_nvme));
+	ql2xabts_wait_nvme = wait;
+	fcport->vha = env->vha;
+	fcport->loop_id = QLA_TEST_LOOP_ID;
+	fcport->d_id.b24 = QLA_TEST_PORT_ID;
+	a->cmd->fcport = fcport;
+	a->cmd->type = SRB_NVME_CMD;
+	env->ha->fw_attributes_ext[0] |= BIT_14;
+	env->ha->r_a_tov = QLA_TEST_R_A_TOV;
+	kref_get(&a->cmd->cmd_kref);
+}
+
+/* The abort IOCB's options, and the port it is sent to */
+static void qla_test_expect_abort_options(struct kunit *test, const struct qla_abort_case *c,
+					  struct abort_entry_24xx *iocb)
+{
+	bool opts = c->nvme && !c->abts_nowait;
+
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(iocb->options),
+			opts ? AOF_ABTS_RTY_CNT | AOF_RSP_TIMEOUT : 0);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(iocb->drv.abts_rty_cnt), opts ? 2 : 0);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(iocb->drv.rsp_timeout),
+			opts ? 2 * (QLA_TEST_R_A_TOV / 10) : 0);
+	if (!c->nvme)
+		return;
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(iocb->nport_handle), QLA_TEST_LOOP_ID);
+	KUNIT_EXPECT_EQ(test, iocb->port_id[0], QLA_TEST_PORT_ID & 0xff);
+	KUNIT_EXPECT_EQ(test, iocb->port_id[1], (QLA_TEST_PORT_ID >> 8) & 0xff);
+	KUNIT_EXPECT_EQ(test, iocb->port_id[2], QLA_TEST_PORT_ID >> 16);
+}
 
 static void qla_abort_race_test(struct kunit *test)
 {
@@ -1125,6 +1189,8 @@ static void qla_abort_race_test(struct kunit *test)
 	u32 handle, abt_handle;
 	u16 abt_type;
 
+	if (c->nvme)
+		qla_test_abort_nvme(test, a, !c->abts_nowait);
 	if (c->wait) {
 		waiter = kthread_run(qla_test_abort_waiter, a, "qla_test_abort");
 		KUNIT_ASSERT_FALSE(test, IS_ERR(waiter));
@@ -1142,6 +1208,7 @@ static void qla_abort_race_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iocb->handle, make_handle(env->req->id, abt->handle));
 	KUNIT_EXPECT_EQ(test, iocb->handle_to_abort, make_handle(env->req->id, a->cmd->handle));
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(iocb->req_que_no), QLA_TEST_REQ_ID);
+	qla_test_expect_abort_options(test, c, iocb);
 	KUNIT_EXPECT_PTR_EQ(test, abt->cmd_sp, a->cmd);
 	KUNIT_EXPECT_PTR_EQ(test, abt->qpair, a->cmd->qpair);
 	KUNIT_EXPECT_STREQ(test, abt->name, "abort");
@@ -1230,6 +1297,9 @@ static void qla_abort_race_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->cmd_done),
 			(c->timeout_first || c->timer_running) && !c->cmd_done_first);
+	/* The NVMe abort's reference, left to its caller without the wait */
+	if (c->nvme && c->abts_nowait)
+		KUNIT_EXPECT_FALSE(test, kref_put(&a->cmd->cmd_kref, qla2x00_sp_release));
 	qla_test_cmd_release(test, a);
 	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, a->cmd), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->vha->vref_count), 0);
