@@ -25,7 +25,16 @@
 #include <linux/pci.h>
 #include <linux/sched/task.h>
 #include <scsi/scsi_host.h>
+#include <trace/events/kmem.h>
 #include <trace/events/sched.h>
+
+/* The DMA API's tracepoints came after 6.1: there, DMA frees are not counted. */
+#if __has_include("trace/events/dma.h")
+#include <trace/events/dma.h>
+#define AAC_TEST_DMA_TRACED	1
+#else
+#define AAC_TEST_DMA_TRACED	0
+#endif
 
 #include "aacraid.h"
 
@@ -697,6 +706,83 @@ static void aac_test_free_comm(void *data)
 }
 
 /*
+ * What a reset frees, seen by the kfree and dma_free tracepoints: how
+ * often the case's own task freed each of the adapter's communication
+ * area, queues and containers.
+ */
+enum { AAC_FREE_COMM, AAC_FREE_QUEUES, AAC_FREE_FSA_DEV, AAC_FREES };
+
+struct aac_test_frees {
+	struct task_struct *task;
+	const void *ptr[AAC_FREES];
+	atomic_t n[AAC_FREES];
+};
+
+static void aac_test_count_free(struct aac_test_frees *f, const void *ptr)
+{
+	int i;
+
+	if (!ptr || current != f->task)
+		return;
+	for (i = 0; i < AAC_FREES; i++)
+		if (f->ptr[i] == ptr)
+			atomic_inc(&f->n[i]);
+}
+
+static void aac_test_probe_kfree(void *data, unsigned long call_site, const void *ptr)
+{
+	aac_test_count_free(data, ptr);
+}
+
+#if AAC_TEST_DMA_TRACED
+static void aac_test_probe_dma_free(void *data, struct device *dev, void *virt_addr,
+				    dma_addr_t dma_addr, size_t size,
+				    enum dma_data_direction dir, unsigned long attrs)
+{
+	aac_test_count_free(data, virt_addr);
+}
+#endif
+
+static void aac_test_frees_stop(void *data)
+{
+#if AAC_TEST_DMA_TRACED
+	unregister_trace_dma_free(aac_test_probe_dma_free, data);
+#endif
+	unregister_trace_kfree(aac_test_probe_kfree, data);
+	tracepoint_synchronize_unregister();
+}
+
+static struct aac_test_frees *aac_test_frees_start(struct kunit *test, struct aac_dev *aac)
+{
+	struct aac_test_frees *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->task = current;
+	f->ptr[AAC_FREE_COMM] = aac->comm_addr;
+	f->ptr[AAC_FREE_QUEUES] = aac->queues;
+	f->ptr[AAC_FREE_FSA_DEV] = aac->fsa_dev;
+	KUNIT_ASSERT_EQ(test, 0, register_trace_kfree(aac_test_probe_kfree, f));
+#if AAC_TEST_DMA_TRACED
+	if (register_trace_dma_free(aac_test_probe_dma_free, f)) {
+		unregister_trace_kfree(aac_test_probe_kfree, f);
+		KUNIT_FAIL_AND_ABORT(test, "cannot probe dma_free");
+	}
+#endif
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_frees_stop, f));
+	return f;
+}
+
+static void aac_test_expect_freed(struct kunit *test, struct aac_test_frees *f)
+{
+	if (AAC_TEST_DMA_TRACED)
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&f->n[AAC_FREE_COMM]), 1,
+				    "the communication area's frees");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&f->n[AAC_FREE_QUEUES]), 1, "the queues' frees");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&f->n[AAC_FREE_FSA_DEV]), 1,
+			    "the containers' frees");
+}
+
+/*
  * A fake adapter of card type @cardtype whose restart succeeds, with
  * what a reset frees (communication area, FIB pool, queues, containers,
  * interrupt), its FIBs (all idle if @idle), DMA masks of 64 bits to be
@@ -750,6 +836,7 @@ static void aac_reset_reinit_test(struct kunit *test)
 	struct aac_dev *aac = &tdev->aac;
 	const u32 quirks = AAC_QUIRK_31BIT | AAC_QUIRK_SRC;
 	struct aac_driver_ident *ident = aac_get_driver_ident(c->cardtype);
+	struct aac_test_frees *frees;
 	struct aac_test_thread *t;
 	unsigned long start;
 	int ret;
@@ -759,6 +846,7 @@ static void aac_reset_reinit_test(struct kunit *test)
 	t = aac_test_reinit_setup(test, tdev, c->cardtype, c->idle, false);
 	if (c->no_dma)
 		tdev->pdev.dev.dma_mask = NULL;
+	frees = aac_test_frees_start(test, aac);
 
 	start = jiffies;
 	ret = aac_test_reset(aac);
@@ -785,6 +873,7 @@ static void aac_reset_reinit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aac->hw_fib_pa, 0);
 	KUNIT_EXPECT_NULL(test, aac->queues);
 	KUNIT_EXPECT_NULL(test, aac->fsa_dev);
+	aac_test_expect_freed(test, frees);
 	KUNIT_EXPECT_EQ(test, tdev->ioremap_calls, 1);
 	KUNIT_EXPECT_EQ(test, tdev->ioremap_size, 0);
 	/* The card's init ran (it set its own ops), unless a mask failed */
