@@ -246,8 +246,7 @@ static struct req_que *qla_test_req(struct kunit *test,
 					  &req->dma);
 	if (outstanding_cmds) {
 		req->num_outstanding_cmds = 4;
-		/* And a guard slot past the end, which no lookup may read */
-		req->outstanding_cmds = kcalloc(req->num_outstanding_cmds + 1,
+		req->outstanding_cmds = kcalloc(req->num_outstanding_cmds,
 						sizeof(srb_t *), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, req->outstanding_cmds);
 		qla_test_track(test, f, req->outstanding_cmds);
@@ -600,7 +599,8 @@ static struct qla_test_iocb *qla_test_iocb_env(struct kunit *test)
 	req->out_ptr = &env->out_index;
 	req->req_q_in = (__force __le32 __iomem *)&env->req_q_in;
 	req->num_outstanding_cmds = 4;
-	req->outstanding_cmds = kunit_kcalloc(test, req->num_outstanding_cmds,
+	/* And a guard slot past the end, which no lookup may read */
+	req->outstanding_cmds = kunit_kcalloc(test, req->num_outstanding_cmds + 1,
 					      sizeof(srb_t *), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, req->outstanding_cmds);
 
