@@ -608,7 +608,6 @@ static void aac_shutdown_waits_for_ioctl_test(struct kunit *test)
 	struct aac_dev *aac = &tdev->aac;
 	struct aac_test_shutdown *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	struct task_struct *task;
-	bool done = false;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
@@ -624,14 +623,13 @@ static void aac_shutdown_waits_for_ioctl_test(struct kunit *test)
 	mutex_lock(&aac->ioctl_mutex);
 	wake_up_process(task);
 	/* Until it sleeps on the mutex, or returns without it */
-	for (i = 0; i < AAC_TEST_WAIT && !done; i++) {
-		done = completion_done(&s->done);
+	for (i = 0; i < AAC_TEST_WAIT && !completion_done(&s->done); i++) {
 		if (READ_ONCE(task->__state) == TASK_UNINTERRUPTIBLE)
 			break;
 		schedule_timeout_uninterruptible(1);
 	}
-	done = completion_done(&s->done);
-	KUNIT_EXPECT_FALSE_MSG(test, done, "the shutdown did not wait for the ioctl mutex");
+	KUNIT_EXPECT_FALSE_MSG(test, completion_done(&s->done),
+			       "the shutdown did not wait for the ioctl mutex");
 	KUNIT_EXPECT_EQ(test, aac->adapter_shutdown, 0);
 	KUNIT_EXPECT_EQ(test, tdev->disable_int_calls, 0);
 	mutex_unlock(&aac->ioctl_mutex);

@@ -1024,22 +1024,37 @@ static void qla_test_log_stop(void *data)
 	tracepoint_synchronize_unregister();
 }
 
-static void qla_test_logging_restore(void *data)
+/* A module parameter of the driver, set to @value until the case ends. */
+struct qla_test_param {
+	int *param;
+	int saved;
+};
+
+static void qla_test_param_restore(void *data)
 {
-	ql2xextended_error_logging = (int)(long)data;
+	struct qla_test_param *p = data;
+
+	*p->param = p->saved;
+}
+
+static void qla_test_param_set(struct kunit *test, int *param, int value)
+{
+	struct qla_test_param *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->param = param;
+	p->saved = *param;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qla_test_param_restore, p), 0);
+	*param = value;
 }
 
 static struct qla_test_log *qla_test_log_start(struct kunit *test)
 {
 	struct qla_test_log *log = kunit_kzalloc(test, sizeof(*log), GFP_KERNEL);
-	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, log);
 	spin_lock_init(&log->lock);
-	ret = kunit_add_action_or_reset(test, qla_test_logging_restore,
-					(void *)(long)ql2xextended_error_logging);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	ql2xextended_error_logging = ql_dbg_async;
+	qla_test_param_set(test, &ql2xextended_error_logging, ql_dbg_async);
 	KUNIT_ASSERT_EQ(test, register_trace_console(qla_test_console, log), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qla_test_log_stop, log), 0);
 	return log;
@@ -1123,11 +1138,6 @@ KUNIT_ARRAY_PARAM_DESC(qla_abort, qla_abort_cases, name);
 #define QLA_TEST_LOOP_ID	0x81
 #define QLA_TEST_PORT_ID	0x010203
 
-static void qla_test_abts_wait_restore(void *data)
-{
-	ql2xabts_wait_nvme = (int)(long)data;
-}
-
 /*
  * The aborted command an NVMe one, on a port whose firmware can wait for
  * the ABTS (fw_attributes_ext[0] bit 14), with ql2xabts_wait_nvme on or
@@ -1143,9 +1153,7 @@ static void qla_test_abort_nvme(struct kunit *test, struct qla_test_abort *a, bo
 	fc_port_t *fcport = kunit_kzalloc(test, sizeof(*fcport), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, fcport);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, qla_test_abts_wait_restore,
-							   (void *)(long)ql2xabts_wait_nvme));
-	ql2xabts_wait_nvme = wait;
+	qla_test_param_set(test, &ql2xabts_wait_nvme, wait);
 	fcport->vha = env->vha;
 	fcport->loop_id = QLA_TEST_LOOP_ID;
 	fcport->d_id.b24 = QLA_TEST_PORT_ID;
