@@ -16,6 +16,7 @@
 #include <crypto/sha1.h>
 #include <crypto/sha2.h>
 #include <linux/vmalloc.h>
+#include <linux/zlib.h>
 #include <linux/zstd.h>
 
 #include "include/crypto.h"
@@ -209,6 +210,202 @@ static void aa_load_params_test(struct kunit *test)
 		aa_kunit_expect_unpacks_to(test, p->udata.data, p->udata.compressed_size, blob,
 					   size);
 	}
+}
+
+/*
+ * The level the load compresses at, as a row gives it: the extremes a
+ * user can set (lsm.c clamps to them) are zstd's on 6.12, deflate's on
+ * 6.1, where the lowest, 0, does not compress at all.
+ */
+#define AA_KUNIT_LEVEL_MIN	INT_MIN
+#define AA_KUNIT_LEVEL_MAX	INT_MAX
+
+static int aa_kunit_level(int level)
+{
+#ifdef AA_DEFAULT_CLEVEL
+	const int min = AA_MIN_CLEVEL, max = AA_MAX_CLEVEL;
+#else
+	const int min = Z_BEST_SPEED, max = Z_BEST_COMPRESSION;
+#endif
+
+	if (level == AA_KUNIT_LEVEL_MIN)
+		return min;
+	if (level == AA_KUNIT_LEVEL_MAX)
+		return max;
+	return level;
+}
+
+#define AA_KUNIT_DATA_KEY	"blob"
+
+/*
+ * net_bare (no rule, no DFA) carrying one "data" entry of @n
+ * pseudo-random bytes, which no compressor shrinks. unpack_profile()
+ * reads the entry from the end of the profile: NAME "data", STRUCT,
+ * STRING key, BLOB (le32 size, bytes), STRUCTEND; the profile's own
+ * STRUCTEND closes the blob.
+ */
+static u8 *aa_kunit_bare_data(struct kunit *test, size_t n, size_t *size)
+{
+	static const char name[] = "data", key[] = AA_KUNIT_DATA_KEY;
+	const size_t head = sizeof(net_bare_blob) - 1;
+	struct rnd_state rnd;
+	u8 *blob, *at;
+
+	*size = sizeof(net_bare_blob) + 3 + sizeof(name) + 1 + 3 + sizeof(key) + 5 + n + 1;
+	blob = kunit_kzalloc(test, *size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	KUNIT_ASSERT_EQ(test, net_bare_blob[head], AA_STRUCTEND);
+	memcpy(blob, net_bare_blob, head);
+	at = blob + head;
+	*at++ = AA_NAME;
+	put_unaligned_le16(sizeof(name), at);
+	memcpy(at + 2, name, sizeof(name));
+	at += 2 + sizeof(name);
+	*at++ = AA_STRUCT;
+	*at++ = AA_STRING;
+	put_unaligned_le16(sizeof(key), at);
+	memcpy(at + 2, key, sizeof(key));
+	at += 2 + sizeof(key);
+	*at++ = AA_BLOB;
+	put_unaligned_le32(n, at);
+	at += 4;
+	prandom_seed_state(&rnd, 1);
+	prandom_bytes_state(&rnd, at, n);
+	at += n;
+	*at++ = AA_STRUCTEND;
+	*at++ = AA_STRUCTEND;
+	KUNIT_ASSERT_PTR_EQ(test, at, blob + *size);
+	return blob;
+}
+
+/*
+ * The size @size bytes at @src compress to at @level, with the calls the
+ * load compresses with: zstd_get_params() of the size on 6.12
+ * (compress_zstd()), zlib_deflateInit() on 6.1 (deflate_compress()).
+ */
+static size_t aa_kunit_compressed_len(struct kunit *test, int level, const u8 *src,
+				      size_t size)
+{
+#ifdef AA_DEFAULT_CLEVEL
+	const zstd_parameters params = zstd_get_params(level, size);
+	size_t wksp_len = zstd_cctx_workspace_bound(&params.cParams);
+	size_t out_len = zstd_compress_bound(size), got = 0;
+	void *wksp = kvzalloc(wksp_len, GFP_KERNEL);
+	void *out = kvzalloc(out_len, GFP_KERNEL);
+	zstd_cctx *ctx;
+
+	if (wksp && out) {
+		ctx = zstd_init_cctx(wksp, wksp_len);
+		got = ctx ? zstd_compress_cctx(ctx, out, out_len, src, size, &params) : 0;
+	}
+	kvfree(out);
+	kvfree(wksp);
+	KUNIT_ASSERT_FALSE_MSG(test, !got || zstd_is_error(got), "zstd at level %d failed", level);
+	return got;
+#else
+	struct z_stream_s strm = { .next_in = src, .avail_in = size };
+	size_t out_len = deflateBound(size);
+	void *out = kvzalloc(out_len, GFP_KERNEL);
+	int err = Z_MEM_ERROR;
+
+	strm.workspace = kvzalloc(zlib_deflate_workspacesize(MAX_WBITS, MAX_MEM_LEVEL),
+				  GFP_KERNEL);
+	if (out && strm.workspace && zlib_deflateInit(&strm, level) == Z_OK) {
+		strm.next_out = out;
+		strm.avail_out = out_len;
+		err = zlib_deflate(&strm, Z_FINISH);
+		zlib_deflateEnd(&strm);
+	}
+	kvfree(strm.workspace);
+	kvfree(out);
+	KUNIT_ASSERT_EQ_MSG(test, err, Z_STREAM_END, "deflate at level %d failed", level);
+	return strm.total_out;
+#endif
+}
+
+struct aa_load_incompressible_case {
+	const char *desc;
+	int level;		/* apparmor.rawdata_compression_level */
+	size_t n;		/* bytes of data in net_bare, or the most searched */
+	int delta;		/* compressed size - size sought, or 1: no search */
+};
+
+/*
+ * A policy the compressor cannot shrink loads, and its copy is kept as
+ * it came (compressed size == size, which apparmorfs's decompress reads
+ * as "copy it"), at every level; one it shrinks keeps the compressed
+ * form. The boundary rows search the length of net_bare's data for a
+ * blob that deflate (6.1) compresses to exactly its own size, and to one
+ * byte less: each random byte costs it a little more than a byte, the
+ * profile's zeroed fields save a few dozen. zstd (6.12) never lands
+ * there: it stores a block as it is (9 bytes more) unless compressing
+ * saves size / 64 + 2 bytes, and then the profile's fields alone save
+ * some 27.
+ */
+static const struct aa_load_incompressible_case aa_load_incompressible_cases[] = {
+	{ "32 KiB of noise, the lowest level", AA_KUNIT_LEVEL_MIN, SZ_32K, 1 },
+	{ "32 KiB of noise, level 1", 1, SZ_32K, 1 },
+	{ "32 KiB of noise, level 3", 3, SZ_32K, 1 },
+	{ "32 KiB of noise, level 9", 9, SZ_32K, 1 },
+	{ "32 KiB of noise, the highest level", AA_KUNIT_LEVEL_MAX, SZ_32K, 1 },
+	{ "compressed to its own size: kept as it came", 9, SZ_2K, 0 },
+	{ "compressed to one byte less: kept compressed", 9, SZ_2K, -1 },
+	{ "compressed to its own size, level 1", 1, SZ_2K, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aa_load_incompressible, aa_load_incompressible_cases, desc);
+
+static void aa_load_incompressible_test(struct kunit *test)
+{
+	const struct aa_load_incompressible_case *t = test->param_value;
+	const struct aa_kunit_load_params params = { true, true, aa_kunit_level(t->level) };
+	const char *key = AA_KUNIT_DATA_KEY;
+	size_t size, n = t->n, want = 0;
+	struct aa_kunit_policy *p;
+	struct aa_load_ent *ent;
+	struct aa_data *data;
+	char *given;
+	u8 *blob;
+
+	aa_kunit_load_params(test, &params, false);
+	if (t->delta > 0) {
+		blob = aa_kunit_bare_data(test, n, &size);
+	} else {
+#ifdef AA_DEFAULT_CLEVEL
+		kunit_skip(test, "zstd compresses no profile to its own size (see above)");
+#endif
+		for (n = 0; n <= t->n; n++) {
+			blob = aa_kunit_bare_data(test, n, &size);
+			want = size + t->delta;
+			if (aa_kunit_compressed_len(test, params.level, blob, size) == want)
+				break;
+			kunit_kfree(test, blob);
+		}
+		KUNIT_ASSERT_LE_MSG(test, n, t->n, "no blob compresses to its size %+d", t->delta);
+	}
+
+	p = aa_kunit_policy(test, blob, size);
+	given = p->udata.data;
+	KUNIT_ASSERT_EQ(test, aa_kunit_unpack(p), 0);
+	KUNIT_ASSERT_EQ(test, list_count_nodes(&p->ents), 1);
+	ent = list_first_entry(&p->ents, struct aa_load_ent, list);
+	KUNIT_EXPECT_STREQ(test, ent->new->base.hname, "net_bare");
+	KUNIT_ASSERT_NOT_NULL(test, ent->new->data);
+	data = rhashtable_lookup_fast(ent->new->data, &key, ent->new->data->p);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	KUNIT_ASSERT_EQ(test, data->size, n);
+	KUNIT_EXPECT_MEMEQ(test, data->data, blob + size - 2 - n, n);
+
+	KUNIT_EXPECT_EQ(test, p->udata.size, size);
+	if (want && want < size) {
+		KUNIT_EXPECT_EQ(test, p->udata.compressed_size, want);
+		aa_kunit_expect_unpacks_to(test, p->udata.data, p->udata.compressed_size, blob,
+					   size);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, p->udata.compressed_size, size, "not kept as it came");
+	KUNIT_EXPECT_PTR_EQ(test, p->udata.data, given);
+	KUNIT_EXPECT_MEMEQ(test, p->udata.data, blob, size);
 }
 
 /* The parts a blob of the headers table is made of. */
@@ -604,6 +801,7 @@ static void aa_load_fail_nth_test(struct kunit *test)
 
 static struct kunit_case aa_net_load_cases[] = {
 	KUNIT_CASE_PARAM(aa_load_params_test, aa_load_params_gen_params),
+	KUNIT_CASE_PARAM(aa_load_incompressible_test, aa_load_incompressible_gen_params),
 	KUNIT_CASE_PARAM(aa_load_header_test, aa_load_header_gen_params),
 	KUNIT_CASE(aa_load_ns_test),
 	KUNIT_CASE(aa_load_ns_name_test),
