@@ -21,6 +21,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/irqdesc.h>
 #include <linux/kthread.h>
 #include <linux/pci.h>
 #include <linux/sched/task.h>
@@ -533,10 +534,8 @@ static void aac_shutdown_stops_aif_thread_test(struct kunit *test)
  * Each shutdown sends the adapter its shutdown FIB (aac_send_shutdown()),
  * which asks the adapter's health first: a sick one gets none, a healthy
  * one with no FIB free gets none either. The vectors of an SRC card with
- * more than one, and the MSI or MSI-X that the shutdown disables, need a
- * PCI function whose MSI-X is enabled: QEMU has no aacraid card, and
- * these fakes have none (pci_irq_vector() of a vector past 0 is -EINVAL,
- * pci_disable_msi() and pci_disable_msix() return at once).
+ * more than one, and the MSI or MSI-X that the shutdown disables, are
+ * aac_shutdown_msi_test's: they need a PCI function with them enabled.
  */
 struct aac_shutdown_case {
 	const char *name;
@@ -703,12 +702,22 @@ static void aac_test_free_comm(void *data)
 	kfree(aac->fsa_dev);
 }
 
+/* The most MSI-X vectors a case lends an adapter (an e1000e has 5). */
+#define AAC_TEST_VECTORS	4
+
 /*
- * What a reset frees, seen by the kfree and dma_free tracepoints: how
- * often the case's own task freed each of the adapter's communication
- * area, queues and containers.
+ * What a reset or a shutdown frees, seen by the kfree and dma_free
+ * tracepoints: how often the case's own task freed each of the adapter's
+ * communication area, queues and containers, and the handler (the
+ * irqaction) of each interrupt vector.
  */
-enum { AAC_FREE_COMM, AAC_FREE_QUEUES, AAC_FREE_FSA_DEV, AAC_FREES };
+enum {
+	AAC_FREE_COMM,
+	AAC_FREE_QUEUES,
+	AAC_FREE_FSA_DEV,
+	AAC_FREE_IRQ0,
+	AAC_FREES = AAC_FREE_IRQ0 + AAC_TEST_VECTORS
+};
 
 struct aac_test_frees {
 	struct task_struct *task;
@@ -778,6 +787,132 @@ static void aac_test_expect_freed(struct kunit *test, struct aac_test_frees *f)
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&f->n[AAC_FREE_QUEUES]), 1, "the queues' frees");
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&f->n[AAC_FREE_FSA_DEV]), 1,
 			    "the containers' frees");
+}
+
+/*
+ * A PCI function that lends a case its MSI or MSI-X vectors, as an
+ * aacraid card's init enables them (aac_define_int_mode()), with the
+ * device ID of the row's card for as long as the case runs, which
+ * aac_is_src() reads. Given back in reverse: the handlers the shutdown
+ * left, the vectors, the device ID, the function.
+ */
+struct aac_test_lender {
+	struct pci_dev *pdev;
+	unsigned short device;	/* its own */
+	unsigned int vectors;
+	int irq[AAC_TEST_VECTORS];
+	void *dev_id[AAC_TEST_VECTORS];
+};
+
+static void aac_test_lender_release(void *data)
+{
+	struct aac_test_lender *l = data;
+	unsigned int i;
+
+	for (i = 0; i < l->vectors; i++)
+		if ((l->pdev->msi_enabled || l->pdev->msix_enabled) && irq_has_action(l->irq[i]))
+			free_irq(l->irq[i], l->dev_id[i]);
+	pci_free_irq_vectors(l->pdev);
+	l->pdev->device = l->device;
+	pci_disable_device(l->pdev);
+	pci_dev_put(l->pdev);
+}
+
+/*
+ * QEMU has no aacraid card: the cells boot with an e1000e (kunit/matrix.py)
+ * and build no driver for it, and a function with MSI and MSI-X that no
+ * driver holds lends its vectors. Returns the first, with a reference.
+ */
+static struct pci_dev *aac_test_find_lender(void)
+{
+	struct pci_dev *pdev = NULL;
+
+	for_each_pci_dev(pdev)
+		if (!pdev->dev.driver && pci_find_capability(pdev, PCI_CAP_ID_MSI) &&
+		    pci_find_capability(pdev, PCI_CAP_ID_MSIX))
+			return pdev;
+	return NULL;
+}
+
+struct aac_shutdown_msi_case {
+	const char *name;
+	unsigned short device;
+	bool msi;		/* aac->msi: one MSI vector; else MSI-X */
+	u32 vectors;		/* aac->max_msix, and the vectors enabled */
+	bool msix_context;	/* vector i's dev_id is aac->aac_msix[i], else the aac_dev */
+};
+
+/*
+ * An SRC card (PMC series 6, 7, 8) with more than one MSI-X vector has
+ * each freed with its own context as dev_id, then MSI-X disabled; a card
+ * on MSI has its one interrupt freed as on INTx (the first context's on
+ * SRC cards, the aac_dev's before them), then MSI disabled.
+ */
+static const struct aac_shutdown_msi_case aac_shutdown_msi_cases[] = {
+	{ "SRC series 7 (0x28c), 4 MSI-X vectors", PMC_DEVICE_S7, false, 4, true },
+	{ "SRC series 8 (0x28d), 2 MSI-X vectors", PMC_DEVICE_S8, false, 2, true },
+	{ "SRC series 6 (0x28b), MSI", PMC_DEVICE_S6, true, 1, true },
+	{ "Lancer (0x286), MSI", 0x0286, true, 1, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aac_shutdown_msi, aac_shutdown_msi_cases, name);
+
+static void aac_shutdown_msi_test(struct kunit *test)
+{
+	const struct aac_shutdown_msi_case *c = test->param_value;
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_dev *aac = &tdev->aac;
+	struct aac_test_lender *l;
+	struct aac_test_frees *f;
+	struct pci_dev *pdev;
+	unsigned int i;
+	int n;
+
+	if (!IS_ENABLED(CONFIG_PCI_MSI))
+		kunit_skip(test, "no CONFIG_PCI_MSI");
+	pdev = aac_test_find_lender();
+	if (!pdev)
+		kunit_skip(test, "no PCI function with MSI and MSI-X free to lend");
+	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	if (!l)
+		pci_dev_put(pdev);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	if (pci_enable_device_mem(pdev)) {
+		pci_dev_put(pdev);
+		KUNIT_FAIL_AND_ABORT(test, "cannot enable %s", pci_name(pdev));
+	}
+	l->pdev = pdev;
+	l->device = pdev->device;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_lender_release, l));
+	n = pci_alloc_irq_vectors(pdev, c->vectors, c->vectors,
+				  c->msi ? PCI_IRQ_MSI : PCI_IRQ_MSIX);
+	KUNIT_ASSERT_EQ_MSG(test, n, c->vectors, "the vectors of %s", pci_name(pdev));
+
+	f = aac_test_frees_start(test, aac);
+	for (i = 0; i < c->vectors; i++) {
+		l->irq[i] = pci_irq_vector(pdev, i);
+		l->dev_id[i] = c->msix_context ? (void *)&aac->aac_msix[i] : aac;
+		KUNIT_ASSERT_GT(test, l->irq[i], 0);
+		KUNIT_ASSERT_EQ(test, 0, request_irq(l->irq[i], aac_test_irq_handler, 0,
+						     "aacraid_kunit", l->dev_id[i]));
+		l->vectors = i + 1;
+		f->ptr[AAC_FREE_IRQ0 + i] = irq_to_desc(l->irq[i])->action;
+	}
+	pdev->device = c->device;
+	aac->pdev = pdev;
+	aac->msi = c->msi;
+	aac->max_msix = c->vectors;
+
+	__aac_shutdown(aac);
+
+	for (i = 0; i < c->vectors; i++)
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&f->n[AAC_FREE_IRQ0 + i]), 1,
+				    "the frees of vector %u's handler", i);
+	KUNIT_EXPECT_FALSE(test, pdev->msi_enabled);
+	KUNIT_EXPECT_FALSE(test, pdev->msix_enabled);
+	KUNIT_EXPECT_EQ(test, tdev->check_health_calls, 1);
+	KUNIT_EXPECT_EQ(test, tdev->disable_int_calls, 1);
+	KUNIT_EXPECT_EQ(test, aac->adapter_shutdown, 1);
 }
 
 /*
@@ -1082,6 +1217,7 @@ static struct kunit_case aacraid_thread_test_cases[] = {
 	KUNIT_CASE(aac_shutdown_stops_aif_thread_test),
 	KUNIT_CASE_PARAM(aac_shutdown_irq_test, aac_shutdown_gen_params),
 	KUNIT_CASE(aac_shutdown_waits_for_ioctl_test),
+	KUNIT_CASE_PARAM(aac_shutdown_msi_test, aac_shutdown_msi_gen_params),
 	KUNIT_CASE_PARAM_ATTR(aac_reset_reinit_test, aac_reinit_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(aac_reset_comeback_test, aac_comeback_gen_params),
