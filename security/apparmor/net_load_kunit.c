@@ -664,6 +664,7 @@ struct aa_load_nth_case {
 	unsigned int copies;	/* of the blob, one after the other (0: one) */
 	int first_err;		/* what a failed first allocation returns (0: any) */
 	size_t cut;		/* bytes dropped from the end: the load fails anyway */
+	size_t noise;		/* not @blob: net_bare with this much noise as data */
 };
 
 /*
@@ -690,6 +691,8 @@ static const struct aa_load_nth_case aa_load_nth_cases[] = {
 	{ "export_binary=1, level 3", net_inet_stream_blob, sizeof(net_inet_stream_blob),
 	  { false, true, 3 } },
 	{ "all three", net_ns_a_blob, sizeof(net_ns_a_blob), { true, true, 9 }, "ns_a" },
+	{ "export_binary=1, level 3, a blob that does not compress", NULL, 0, { false, true, 3 },
+	  .noise = SZ_32K },
 };
 
 KUNIT_ARRAY_PARAM_DESC(aa_load_nth, aa_load_nth_cases, desc);
@@ -752,7 +755,10 @@ static void aa_load_nth_undo(struct kunit *test, void *ctx, int err, unsigned in
 					    "allocation %u failed", nth);
 		KUNIT_EXPECT_EQ_MSG(test, !!p->udata.hash, t->params.hash,
 				    "allocation %u failed", nth);
-		if (t->params.export && t->params.level)
+		if (t->noise)
+			KUNIT_EXPECT_EQ_MSG(test, p->udata.compressed_size, w->size,
+					    "allocation %u failed", nth);
+		if (t->params.export && t->params.level && !t->noise)
 			aa_kunit_expect_unpacks_to(test, p->udata.data, p->udata.compressed_size,
 						   w->blob, w->size);
 		else
@@ -785,15 +791,19 @@ static void aa_load_fail_nth_test(struct kunit *test)
 		.call = aa_load_nth_call,
 		.undo = aa_load_nth_undo,
 	};
+	const u8 *one = t->blob;
+	size_t size = t->size;
 	unsigned int i;
 	u8 *blob;
 
-	blob = kunit_kmalloc(test, t->size * w.profiles, GFP_KERNEL);
+	if (t->noise)
+		one = aa_kunit_bare_data(test, t->noise, &size);
+	blob = kunit_kmalloc(test, size * w.profiles, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, blob);
 	for (i = 0; i < w.profiles; i++)
-		memcpy(blob + i * t->size, t->blob, t->size);
+		memcpy(blob + i * size, one, size);
 	w.blob = blob;
-	w.size = t->size * w.profiles - t->cut;
+	w.size = size * w.profiles - t->cut;
 	aa_kunit_load_params(test, &t->params, false);
 	kunit_fail_nth_walk(test, &walk, &w);
 }
