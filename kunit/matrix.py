@@ -60,7 +60,7 @@ DEBUG_ARCH = 'x86_64'
 LENDER = ['-netdev user,id=lend,restrict=on', '-device e1000e,netdev=lend']
 ARCHES: Dict[str, Arch] = {
 	'x86_64': Arch('x86_64', '', ['-cpu max', *LENDER]),
-	'arm64': Arch('arm64', 'aarch64-linux-gnu-', ['-cpu max,pauth-impdef=on']),
+	'arm64': Arch('arm64', 'aarch64-linux-gnu-', ['-cpu max,pauth-impdef=on', *LENDER]),
 }
 DEFAULT_ARCH = 'x86_64'
 

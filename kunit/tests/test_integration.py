@@ -52,7 +52,7 @@ class Boots(unittest.TestCase):
 					       b.qemu_args)
 		self.assertEqual(cmd[-2:], ['-smp', '2'])
 		self.assertEqual(cmd[cmd.index('-cpu'):][:2], ['-cpu', 'max'])
-		self.assertIn('e1000e', cmd)
+		self.assertIn('e1000e,netdev=lend', cmd)
 
 	def test_default_boot_expects_the_mode_off(self):
 		self.assertIn('integration_suspend=off', integration.boot('default').kernel_args)
