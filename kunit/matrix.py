@@ -52,14 +52,20 @@ DEBUG_ARCH = 'x86_64'
 # and PMULL extensions on arm64, and the SIMD crypto drivers run. 6.12's
 # kunit.py boots arm64 that way already; 6.1's boots a Cortex-A57, which
 # has no SM4 (QEMU takes the last -cpu). pauth-impdef keeps pointer
-# authentication cheap under TCG, as 6.12's kunit.py has it. An e1000e,
+# authentication cheap under TCG, as 6.12's kunit.py has it. x86_64's
+# CPU has no 5-level paging (la57=off): 6.12's identify_cpu() clears the
+# capability words it then reads again, and pgtable_l5_enabled() reads
+# them until the alternatives are patched, so an interrupt in that window
+# sees a 4-level address space: under KASAN every per-CPU access of its
+# handler is a wild-memory-access report, a storm that stalled a debug
+# boot under TCG. An e1000e,
 # which no cell builds a driver for, lends aacraid's shutdown cases its
 # MSI and MSI-X vectors (aacraid_kunit.c); QEMU has no aacraid card. Its
 # network is QEMU's user one, cut off from the host (restrict=on): a NIC
 # without one makes QEMU warn.
 LENDER = ['-netdev user,id=lend,restrict=on', '-device e1000e,netdev=lend']
 ARCHES: Dict[str, Arch] = {
-	'x86_64': Arch('x86_64', '', ['-cpu max', *LENDER]),
+	'x86_64': Arch('x86_64', '', ['-cpu max,la57=off', *LENDER]),
 	'arm64': Arch('arm64', 'aarch64-linux-gnu-', ['-cpu max,pauth-impdef=on', *LENDER]),
 }
 DEFAULT_ARCH = 'x86_64'

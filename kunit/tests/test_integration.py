@@ -51,7 +51,7 @@ class Boots(unittest.TestCase):
 		cmd = integration.qemu_command(k, a, '/b', '/i.cpio', integration.kernel_args(b),
 					       b.qemu_args)
 		self.assertEqual(cmd[-2:], ['-smp', '2'])
-		self.assertEqual(cmd[cmd.index('-cpu'):][:2], ['-cpu', 'max'])
+		self.assertEqual(cmd[cmd.index('-cpu'):][:2], ['-cpu', 'max,la57=off'])
 		self.assertIn('e1000e,netdev=lend', cmd)
 
 	def test_default_boot_expects_the_mode_off(self):

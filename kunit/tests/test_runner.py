@@ -41,7 +41,7 @@ class Arguments(unittest.TestCase):
 
 	def test_x86_64_boots_with_cpu_max(self):
 		args = runner.kunit_args(common.kernel('6.12'), common.arch('x86_64'), '/b', None, 2, 60, [])
-		self.assertIn('--qemu_args=-cpu max', args)
+		self.assertIn('--qemu_args=-cpu max,la57=off', args)
 		for path in runner.suite_configs():
 			self.assertIn(f'--kunitconfig={path}', args)
 		self.assertIn('--make_options=CC=ccache gcc', args)
