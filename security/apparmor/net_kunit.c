@@ -880,6 +880,21 @@ static u32 aa_kunit_state(u32 v, u32 states)
  * A copy of net_inet_stream with the u32 element @name = @value put right
  * after its policydb DFA, where unpack reads the optional start states.
  */
+/*
+ * Writes @s, NUL included, at @at as an element of the policy encoding
+ * of type @code (AA_NAME or AA_STRING: code, le16 length, bytes).
+ * Returns the position after it.
+ */
+static u8 *aa_kunit_put_str(u8 *at, enum aa_code code, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	*at++ = code;
+	put_unaligned_le16(len, at);
+	memcpy(at + 2, s, len);
+	return at + 2 + len;
+}
+
 static struct aa_kunit_policy *aa_kunit_policy_u32(struct kunit *test, const char *name,
 						   u32 value)
 {
@@ -896,10 +911,7 @@ static struct aa_kunit_policy *aa_kunit_policy_u32(struct kunit *test, const cha
 
 	at = blob + dfa.end;
 	memmove(at + extra, at, size - dfa.end);
-	*at++ = AA_NAME;
-	put_unaligned_le16(len, at);
-	memcpy(at + 2, name, len);
-	at += 2 + len;
+	at = aa_kunit_put_str(at, AA_NAME, name);
 	*at++ = AA_U32;
 	put_unaligned_le32(value, at);
 	return aa_kunit_policy(test, blob, size + extra);

@@ -257,15 +257,9 @@ static u8 *aa_kunit_bare_data(struct kunit *test, size_t n, size_t *size)
 	KUNIT_ASSERT_EQ(test, net_bare_blob[head], AA_STRUCTEND);
 	memcpy(blob, net_bare_blob, head);
 	at = blob + head;
-	*at++ = AA_NAME;
-	put_unaligned_le16(sizeof(name), at);
-	memcpy(at + 2, name, sizeof(name));
-	at += 2 + sizeof(name);
+	at = aa_kunit_put_str(at, AA_NAME, name);
 	*at++ = AA_STRUCT;
-	*at++ = AA_STRING;
-	put_unaligned_le16(sizeof(key), at);
-	memcpy(at + 2, key, sizeof(key));
-	at += 2 + sizeof(key);
+	at = aa_kunit_put_str(at, AA_STRING, key);
 	*at++ = AA_BLOB;
 	put_unaligned_le32(n, at);
 	at += 4;
