@@ -23,7 +23,17 @@
  * kunit_fail_nth_walk() walks a call with each of its allocations failed
  * in turn and checks that every kmalloc() the call made is freed exactly
  * once, from any context, once the case has undone the call: the kmalloc,
- * kfree and kmem_cache tracepoints see them.
+ * kfree and kmem_cache tracepoints see them. A walk may ask for two more
+ * things, for the fallbacks that one failed allocation cannot get past
+ * (kvmalloc() falls back to vmalloc(), whose own allocations then have to
+ * fail too):
+ *
+ * - page allocations from an order up count as allocations (min-order,
+ *   lowered while the walk runs), so that a kvmalloc() past the slab
+ *   caches can fail;
+ * - every allocation from the nth on fails, not the nth alone: the task's
+ *   make_it_fail picks it out for failslab's and fail_page_alloc's
+ *   probability of 100 once fail_nth has run out. No other task sets it.
  */
 
 #include <kunit/fail_nth.h>
@@ -40,7 +50,9 @@
 #include <linux/spinlock.h>
 #include <trace/events/kmem.h>
 
-enum kunit_fault_type { KUNIT_FAULT_BOOL, KUNIT_FAULT_U32, KUNIT_FAULT_ULONG };
+enum kunit_fault_type {
+	KUNIT_FAULT_BOOL, KUNIT_FAULT_U32, KUNIT_FAULT_ULONG, KUNIT_FAULT_ATOMIC
+};
 
 struct kunit_fault_setting {
 	const char *dir;
@@ -71,13 +83,29 @@ struct kunit_fault_setting {
 #define kunit_kvfree_rcu_barrier()	kvfree_rcu_barrier()
 #endif
 
+/*
+ * Past current->fail_nth, a task with make_it_fail set fails every
+ * allocation (task-filter, a probability of 100, no limit on the times);
+ * no task has it but a walk's.
+ */
 static const struct kunit_fault_setting kunit_fault_settings[] __initconst = {
 	{ "failslab", "ignore-gfp-wait", KUNIT_FAULT_BOOL, 0 },
 	{ "failslab", "verbose", KUNIT_FAULT_ULONG, 0 },
+	{ "failslab", "task-filter", KUNIT_FAULT_BOOL, 1 },
+	{ "failslab", "probability", KUNIT_FAULT_ULONG, 100 },
+	{ "failslab", "times", KUNIT_FAULT_ATOMIC, -1 },
 #ifdef CONFIG_FAIL_PAGE_ALLOC
+	{ "fail_page_alloc", "ignore-gfp-wait", KUNIT_FAULT_BOOL, 0 },
 	{ "fail_page_alloc", "min-order", KUNIT_FAULT_U32, KUNIT_FAULT_PAGE_ORDER_NONE },
+	{ "fail_page_alloc", "verbose", KUNIT_FAULT_ULONG, 0 },
+	{ "fail_page_alloc", "task-filter", KUNIT_FAULT_BOOL, 1 },
+	{ "fail_page_alloc", "probability", KUNIT_FAULT_ULONG, 100 },
+	{ "fail_page_alloc", "times", KUNIT_FAULT_ATOMIC, -1 },
 #endif
 };
+
+/* fail_page_alloc's min-order, which a walk lowers while it runs. */
+static u32 *kunit_fault_page_order;
 
 static int __init kunit_fault_set(const char *dir, const char *file,
 				  enum kunit_fault_type type, unsigned long value)
@@ -103,7 +131,12 @@ static int __init kunit_fault_set(const char *dir, const char *file,
 	case KUNIT_FAULT_ULONG:
 		WRITE_ONCE(*(unsigned long *)data, value);
 		break;
+	case KUNIT_FAULT_ATOMIC:
+		atomic_set(data, (int)value);
+		break;
 	}
+	if (!strcmp(dir, "fail_page_alloc") && !strcmp(file, "min-order"))
+		kunit_fault_page_order = data;
 	dput(f);
 	return 0;
 }
@@ -121,7 +154,7 @@ static int __init kunit_fault_injection_init(void)
 			return err;
 		}
 	}
-	pr_info("kunit: fault injection: failslab takes every slab allocation, fail_page_alloc none\n");
+	pr_info("kunit: fault injection: failslab takes every slab allocation, fail_page_alloc none unless a walk asks\n");
 	return 0;
 }
 late_initcall_sync(kunit_fault_injection_init);
@@ -341,6 +374,11 @@ static void kunit_allocs_expect_freed(struct kunit *test, struct kunit_allocs *a
 	}
 }
 
+static void kunit_fault_page_order_set(void *order)
+{
+	WRITE_ONCE(*kunit_fault_page_order, (u32)(uintptr_t)order);
+}
+
 /**
  * kunit_fail_nth_walk() - walk a call with each of its allocations failed
  * @test: the case
@@ -348,7 +386,9 @@ static void kunit_allocs_expect_freed(struct kunit *test, struct kunit_allocs *a
  * @ctx: passed to the callbacks
  *
  * Run @walk->call with its first allocation failed (current->fail_nth), then
- * its second, until it makes fewer allocations than the one to fail. An
+ * its second, until it makes fewer allocations than the one to fail; with
+ * @walk->from_nth, every allocation after that one fails as well. Page
+ * allocations of @walk->page_order and above count when it is set. An
  * error is only allowed when an allocation was failed, and a must when
  * @walk->fails says the call fails anyway. After each
  * @walk->undo every kmalloc() that the call made from the case's task must
@@ -361,16 +401,28 @@ unsigned int kunit_fail_nth_walk(struct kunit *test,
 {
 	struct kunit_allocs *a = kunit_allocs_start(test);
 	unsigned int nth;
+	void *order;
 	bool failed;
 	int err;
 
+	if (walk->page_order) {
+		KUNIT_ASSERT_GE_MSG(test, walk->page_order, 4U, "%s: smaller pages come and go",
+				    walk->what);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, kunit_fault_page_order, "no fail_page_alloc");
+		order = (void *)(uintptr_t)READ_ONCE(*kunit_fault_page_order);
+		err = kunit_add_action_or_reset(test, kunit_fault_page_order_set, order);
+		KUNIT_ASSERT_EQ(test, err, 0);
+		WRITE_ONCE(*kunit_fault_page_order, walk->page_order);
+	}
 	for (nth = 1; nth <= walk->max + 1; nth++) {
 		if (walk->setup)
 			walk->setup(test, ctx);
 		kunit_allocs_record(a, true);
 		current->fail_nth = nth;
+		current->make_it_fail = walk->from_nth;
 		err = walk->call(test, ctx);
 		failed = !current->fail_nth;
+		current->make_it_fail = 0;
 		current->fail_nth = 0;
 		kunit_allocs_record(a, false);
 		if (walk->fails)
@@ -386,7 +438,8 @@ unsigned int kunit_fail_nth_walk(struct kunit *test,
 	}
 	KUNIT_EXPECT_LE_MSG(test, nth - 1, walk->max, "%s: more than %u allocations",
 			    walk->what, walk->max);
-	kunit_info(test, "%s: %u allocations, each failed once", walk->what, nth - 1);
+	kunit_info(test, "%s: %u allocations, each failed %s", walk->what, nth - 1,
+		   walk->from_nth ? "with all after it" : "once");
 	return nth - 1;
 }
 EXPORT_SYMBOL_GPL(kunit_fail_nth_walk);

@@ -14,6 +14,12 @@
  * @what: names the call in the messages of the walk
  * @max: the most allocations the call may make; more fails the case
  * @fails: the call fails even when no allocation is failed (bad input)
+ * @from_nth: every allocation after the failed one fails too, as when
+ *	memory runs out: fallbacks (kvmalloc()'s vmalloc()) fail with it
+ * @page_order: page allocations of this order and above count as
+ *	allocations too, from 4 up (0: none): kmalloc()s past the slab caches
+ *	and kvmalloc()s of a large size. Smaller pages are left alone: slab
+ *	refills and KASAN's stack depot take them at any time.
  * @setup: optional, run before each call; its allocations are not tracked
  * @call: the call under test; returns 0 or a negative errno
  * @undo: checks the outcome of @call and frees what it made. @err is what
@@ -24,6 +30,8 @@ struct kunit_fail_nth {
 	const char *what;
 	unsigned int max;
 	bool fails;
+	bool from_nth;
+	unsigned int page_order;
 	void (*setup)(struct kunit *test, void *ctx);
 	int (*call)(struct kunit *test, void *ctx);
 	void (*undo)(struct kunit *test, void *ctx, int err, unsigned int nth,
