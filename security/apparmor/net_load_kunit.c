@@ -15,6 +15,7 @@
 #include <crypto/hash.h>
 #include <crypto/sha1.h>
 #include <crypto/sha2.h>
+#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <linux/zlib.h>
 #include <linux/zstd.h>
@@ -111,6 +112,16 @@ static void aa_kunit_vfree(void *p)
 	vfree(p);
 }
 
+/* @size zeroed bytes until the case ends, past KMALLOC_MAX_SIZE too. */
+static u8 *aa_kunit_vzalloc(struct kunit *test, size_t size)
+{
+	u8 *p = vzalloc(size);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_vfree, p), 0);
+	return p;
+}
+
 /* @copies of net_inet_stream, the first with its header, the rest without. */
 static u8 *aa_kunit_many(struct kunit *test, unsigned int copies, size_t *size)
 {
@@ -119,9 +130,7 @@ static u8 *aa_kunit_many(struct kunit *test, unsigned int copies, size_t *size)
 	u8 *blob;
 
 	*size = AA_KUNIT_HEADER + copies * body;
-	blob = vzalloc(*size);
-	KUNIT_ASSERT_NOT_NULL(test, blob);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aa_kunit_vfree, blob), 0);
+	blob = aa_kunit_vzalloc(test, *size);
 	memcpy(blob, net_inet_stream_blob, AA_KUNIT_HEADER);
 	for (i = 0; i < copies; i++)
 		memcpy(blob + AA_KUNIT_HEADER + i * body, net_inet_stream_blob + AA_KUNIT_HEADER,
@@ -239,12 +248,13 @@ static int aa_kunit_level(int level)
 
 /*
  * net_bare (no rule, no DFA) carrying one "data" entry of @n
- * pseudo-random bytes, which no compressor shrinks. unpack_profile()
+ * pseudo-random bytes, which no compressor shrinks, or of @n zeros when
+ * not @noise, which every compressor does. unpack_profile()
  * reads the entry from the end of the profile: NAME "data", STRUCT,
  * STRING key, BLOB (le32 size, bytes), STRUCTEND; the profile's own
  * STRUCTEND closes the blob.
  */
-static u8 *aa_kunit_bare_data(struct kunit *test, size_t n, size_t *size)
+static u8 *aa_kunit_bare_data(struct kunit *test, size_t n, bool noise, size_t *size)
 {
 	static const char name[] = "data", key[] = AA_KUNIT_DATA_KEY;
 	const size_t head = sizeof(net_bare_blob) - 1;
@@ -252,8 +262,7 @@ static u8 *aa_kunit_bare_data(struct kunit *test, size_t n, size_t *size)
 	u8 *blob, *at;
 
 	*size = sizeof(net_bare_blob) + 3 + sizeof(name) + 1 + 3 + sizeof(key) + 5 + n + 1;
-	blob = kunit_kzalloc(test, *size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, blob);
+	blob = aa_kunit_vzalloc(test, *size);
 	KUNIT_ASSERT_EQ(test, net_bare_blob[head], AA_STRUCTEND);
 	memcpy(blob, net_bare_blob, head);
 	at = blob + head;
@@ -263,8 +272,10 @@ static u8 *aa_kunit_bare_data(struct kunit *test, size_t n, size_t *size)
 	*at++ = AA_BLOB;
 	put_unaligned_le32(n, at);
 	at += 4;
-	prandom_seed_state(&rnd, 1);
-	prandom_bytes_state(&rnd, at, n);
+	if (noise) {
+		prandom_seed_state(&rnd, 1);
+		prandom_bytes_state(&rnd, at, n);
+	}
 	at += n;
 	*at++ = AA_STRUCTEND;
 	*at++ = AA_STRUCTEND;
@@ -363,17 +374,17 @@ static void aa_load_incompressible_test(struct kunit *test)
 
 	aa_kunit_load_params(test, &params, false);
 	if (t->delta > 0) {
-		blob = aa_kunit_bare_data(test, n, &size);
+		blob = aa_kunit_bare_data(test, n, true, &size);
 	} else {
 #ifdef AA_DEFAULT_CLEVEL
 		kunit_skip(test, "zstd compresses no profile to its own size (see above)");
 #endif
 		for (n = 0; n <= t->n; n++) {
-			blob = aa_kunit_bare_data(test, n, &size);
+			blob = aa_kunit_bare_data(test, n, true, &size);
 			want = size + t->delta;
 			if (aa_kunit_compressed_len(test, params.level, blob, size) == want)
 				break;
-			kunit_kfree(test, blob);
+			kunit_release_action(test, aa_kunit_vfree, blob);
 		}
 		KUNIT_ASSERT_LE_MSG(test, n, t->n, "no blob compresses to its size %+d", t->delta);
 	}
@@ -526,6 +537,47 @@ static void aa_load_header_test(struct kunit *test)
 }
 
 /*
+ * verify_profile() runs once a profile is unpacked: an exec transition
+ * of a file rule that names an entry past its transition table refuses
+ * the load. Since v6.2 the check reads the permission table that
+ * aa_compat_map_file() builds from the accept table.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define AA_KUNIT_XINDEX_INFO	"Unpack: Invalid perm index"
+#else
+#define AA_KUNIT_XINDEX_INFO	"Invalid named transition"
+#endif
+
+/*
+ * net_exec's second DFA is its file DFA (the first is the policydb's),
+ * with no transition table. An accept entry's bits 10-13 are the old
+ * exec index: 15 is entry 11 of the table (dfa_map_xindex()).
+ */
+static void aa_load_verify_test(struct kunit *test)
+{
+	struct aa_kunit_audit *a = aa_kunit_audit_open(test);
+	struct aa_kunit_policy *p = aa_kunit_policy(test, net_exec_blob, sizeof(net_exec_blob));
+	struct aa_kunit_dfa policy, file;
+	u8 *blob = p->udata.data, *accept;
+
+	aa_kunit_dfa_find(test, blob, p->udata.size, &policy);
+	aa_kunit_dfa_find(test, blob + policy.end, p->udata.size - policy.end, &file);
+	KUNIT_ASSERT_EQ(test, get_unaligned_be16(file.tables[YYTD_ID_ACCEPT] + 2), YYTD_DATA32);
+	accept = aa_dfa_entry(&file, YYTD_ID_ACCEPT, 1);
+	KUNIT_ASSERT_NOT_NULL(test, accept);
+	put_unaligned_be32(get_unaligned_be32(accept) | 0x3c00, accept);
+
+	aa_kunit_audit_read(test, a);
+	KUNIT_EXPECT_EQ(test, aa_kunit_unpack(p), -EPROTO);
+	KUNIT_EXPECT_TRUE(test, list_empty(&p->ents));
+	KUNIT_EXPECT_EQ(test, aa_kunit_audit_read(test, a), 1);
+	aa_kunit_expect_field(test, a->rec, "apparmor", "\"STATUS\"");
+	aa_kunit_expect_field(test, a->rec, "info", "\"%s\"", AA_KUNIT_XINDEX_INFO);
+	aa_kunit_expect_field(test, a->rec, "name", "\"net_exec\"");
+	aa_kunit_expect_field(test, a->rec, "error", "%d", -EPROTO);
+}
+
+/*
  * What aa_unpack() hands back in *ns is the namespace the headers name,
  * or NULL when none does, whatever the caller's pointer held; a later
  * header naming another is audited ("invalid ns change") and loads.
@@ -659,6 +711,9 @@ struct aa_load_nth_case {
 	int first_err;		/* what a failed first allocation returns (0: any) */
 	size_t cut;		/* bytes dropped from the end: the load fails anyway */
 	size_t noise;		/* not @blob: net_bare with this much noise as data */
+	size_t zeros;		/* not @blob: net_bare with this many zeros as data */
+	bool from_nth;		/* every allocation from the nth on fails */
+	unsigned int page_order;	/* pages from this order up fail too (0: none) */
 };
 
 /*
@@ -687,6 +742,12 @@ static const struct aa_load_nth_case aa_load_nth_cases[] = {
 	{ "all three", net_ns_a_blob, sizeof(net_ns_a_blob), { true, true, 9 }, "ns_a" },
 	{ "export_binary=1, level 3, a blob that does not compress", NULL, 0, { false, true, 3 },
 	  .noise = SZ_32K },
+	{ "export_binary=1, level 3, compressed from past KMALLOC_MAX_SIZE", NULL, 0,
+	  { false, true, 3 }, .zeros = KMALLOC_MAX_SIZE },
+	{ "export_binary=1, level 3, memory runs out, large pages too", NULL, 0,
+	  { false, true, 3 }, .zeros = SZ_64K, .from_nth = true, .page_order = 4 },
+	{ "no parameters, memory runs out", net_inet_stream_blob, sizeof(net_inet_stream_blob),
+	  { false, false, 0 }, .from_nth = true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(aa_load_nth, aa_load_nth_cases, desc);
@@ -713,8 +774,24 @@ static int aa_load_nth_call(struct kunit *test, void *ctx)
 	return aa_kunit_unpack(w->p);
 }
 
+/* The @size bytes at @got are @want's; else the first that is not (no dump of megabytes). */
+static void aa_load_nth_expect_blob(struct kunit *test, const u8 *got, const u8 *want,
+				    size_t size, unsigned int nth)
+{
+	size_t i = 0;
+
+	if (!memcmp(got, want, size))
+		return;
+	while (got[i] == want[i])
+		i++;
+	KUNIT_FAIL(test, "allocation %u failed: byte %zu of %zu is %#x, not %#x",
+		   nth, i, size, got[i], want[i]);
+}
+
 /*
- * A refused load hands back no profile, no error pointer for a hash, and
+ * A load refused for want of memory says so: -ENOMEM, or -EPROTO where
+ * unpack_profile() folds it into "failed to unpack profile".
+ * It hands back no profile, no error pointer for a hash, and
  * the caller's blob as it was (a failed compression keeps it, with its
  * own size as the compressed one on 6.12); the namespace's name, if it
  * got that far, is the caller's to free. A load that went through
@@ -732,12 +809,14 @@ static void aa_load_nth_undo(struct kunit *test, void *ctx, int err, unsigned in
 	if (err) {
 		if (nth == 1 && failed && t->first_err)
 			KUNIT_EXPECT_EQ_MSG(test, err, t->first_err, "allocation 1 failed");
+		if (failed && !t->cut)
+			KUNIT_EXPECT_TRUE_MSG(test, err == -ENOMEM || err == -EPROTO,
+					      "allocation %u failed: %d", nth, err);
 		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&p->ents), "allocation %u failed", nth);
 		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(p->udata.hash), "allocation %u failed", nth);
 		KUNIT_EXPECT_NOT_NULL_MSG(test, p->udata.data, "allocation %u failed", nth);
 		if (p->udata.data)
-			KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, w->blob, w->size,
-					       "allocation %u failed", nth);
+			aa_load_nth_expect_blob(test, p->udata.data, w->blob, w->size, nth);
 		if (p->udata.compressed_size)
 			KUNIT_EXPECT_EQ_MSG(test, p->udata.compressed_size, w->size,
 					    "allocation %u failed", nth);
@@ -756,8 +835,7 @@ static void aa_load_nth_undo(struct kunit *test, void *ctx, int err, unsigned in
 			aa_kunit_expect_unpacks_to(test, p->udata.data, p->udata.compressed_size,
 						   w->blob, w->size);
 		else
-			KUNIT_EXPECT_MEMEQ_MSG(test, p->udata.data, w->blob, w->size,
-					       "allocation %u failed", nth);
+			aa_load_nth_expect_blob(test, p->udata.data, w->blob, w->size, nth);
 		if (t->ns) {
 			KUNIT_ASSERT_NOT_NULL_MSG(test, p->ns, "allocation %u failed", nth);
 			KUNIT_EXPECT_STREQ_MSG(test, p->ns, t->ns, "allocation %u failed", nth);
@@ -771,7 +849,10 @@ static void aa_load_nth_undo(struct kunit *test, void *ctx, int err, unsigned in
 /*
  * aa_unpack() with each of its allocations failed in turn, under the
  * load parameters of the row: the namespace's name (verify_header()),
- * the hashes, compress_zstd()'s buffers.
+ * the hashes, the compressor's buffers. Past KMALLOC_MAX_SIZE the
+ * staging buffer comes from vmalloc() and the compressed data is copied
+ * out of it; when memory runs out, kvmalloc()'s fallback to vmalloc()
+ * fails too.
  */
 static void aa_load_fail_nth_test(struct kunit *test)
 {
@@ -781,6 +862,8 @@ static void aa_load_fail_nth_test(struct kunit *test)
 		.what = "aa_unpack()",
 		.max = AA_MAX_NTH,
 		.fails = t->cut > 0,
+		.from_nth = t->from_nth,
+		.page_order = t->page_order,
 		.setup = aa_load_nth_setup,
 		.call = aa_load_nth_call,
 		.undo = aa_load_nth_undo,
@@ -790,10 +873,9 @@ static void aa_load_fail_nth_test(struct kunit *test)
 	unsigned int i;
 	u8 *blob;
 
-	if (t->noise)
-		one = aa_kunit_bare_data(test, t->noise, &size);
-	blob = kunit_kmalloc(test, size * w.profiles, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, blob);
+	if (t->noise || t->zeros)
+		one = aa_kunit_bare_data(test, t->noise ?: t->zeros, t->noise, &size);
+	blob = aa_kunit_vzalloc(test, size * w.profiles);
 	for (i = 0; i < w.profiles; i++)
 		memcpy(blob + i * size, one, size);
 	w.blob = blob;
@@ -807,6 +889,7 @@ static struct kunit_case aa_net_load_cases[] = {
 	KUNIT_CASE_PARAM(aa_load_params_test, aa_load_params_gen_params),
 	KUNIT_CASE_PARAM(aa_load_incompressible_test, aa_load_incompressible_gen_params),
 	KUNIT_CASE_PARAM(aa_load_header_test, aa_load_header_gen_params),
+	KUNIT_CASE(aa_load_verify_test),
 	KUNIT_CASE(aa_load_ns_test),
 	KUNIT_CASE(aa_load_ns_name_test),
 	KUNIT_CASE(aa_load_alloc_test),
