@@ -14,7 +14,11 @@
  */
 
 #include <kunit/test.h>
+#include <linux/scatterlist.h>
+#include <linux/t10-pi.h>
 #include <scsi/scsi_common.h>
+
+#define QLA_PROT_SGS	3
 
 struct qla_dif_cmd {
 	struct request rq;
@@ -37,6 +41,13 @@ struct qla_dif_case {
 	bool sense;			/* CHECK CONDITION with sense data, or GOOD */
 	u8 asc, ascq;
 	unsigned int resid;
+	/*
+	 * The protection scatterlist: how many 8-byte tuples each entry
+	 * holds (none: no list), and the one the driver marks escaped (its
+	 * index over the whole list), or -1 for none.
+	 */
+	unsigned int prot[QLA_PROT_SGS];
+	int escaped;
 };
 
 #define QLA_LBA		1000
@@ -92,6 +103,36 @@ static const struct qla_dif_case qla_dif_cases[] = {
 	{ "type 3 app and ref escape at the last block: GOOD, no residual", 3, 512,
 	  { QLA_ESC_APP, 0xaaaa, QLA_ESC_REF }, { 0x1234, 0xaaaa, QLA_LBA + QLA_BLOCKS - 1 },
 	  0, DID_OK, false, .resid = 0 },
+	/*
+	 * With protection information in memory, the escaped block's tuple
+	 * is marked too: its app tag (and for type 3 its ref tag) set to
+	 * the escape, the tuples around it left alone. Entries of 2, 2 and 4
+	 * tuples: block 3 is the first of the second entry.
+	 */
+	{ "type 1 app escape at block 3, tuples 2+2+4: tuple 2 escaped", 1, 512,
+	  { QLA_ESC_APP, 0xaaaa, 7 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
+	  0, DID_OK, false, .resid = (QLA_BLOCKS - 3) * 512, .prot = { 2, 2, 4 }, .escaped = 2 },
+	{ "type 1 app escape at block 2, the last tuple of the first entry", 1, 512,
+	  { QLA_ESC_APP, 0xaaaa, 7 }, { 0x1234, 0xaaaa, QLA_LBA + 1 },
+	  0, DID_OK, false, .resid = (QLA_BLOCKS - 2) * 512, .prot = { 2, 2, 4 }, .escaped = 1 },
+	{ "type 1 app escape at block 1, the first tuple", 1, 512,
+	  { QLA_ESC_APP, 0xaaaa, 7 }, { 0x1234, 0xaaaa, QLA_LBA },
+	  0, DID_OK, false, .resid = (QLA_BLOCKS - 1) * 512, .prot = { 2, 2, 4 }, .escaped = 0 },
+	{ "type 2 app escape at block 4, the last tuple of the second entry", 2, 4096,
+	  { QLA_ESC_APP, 0xaaaa, 7 }, { 0x1234, 0xaaaa, QLA_LBA + 3 },
+	  0, DID_OK, false, .resid = (QLA_BLOCKS - 4) * 4096, .prot = { 2, 2, 4 },
+	  .escaped = 3 },
+	{ "type 3 escape at the last block, one entry: app and ref escaped", 3, 512,
+	  { QLA_ESC_APP, 0xaaaa, QLA_ESC_REF }, { 0x1234, 0xaaaa, QLA_LBA + QLA_BLOCKS - 1 },
+	  0, DID_OK, false, .resid = 0, .prot = { QLA_BLOCKS }, .escaped = QLA_BLOCKS - 1 },
+	{ "type 3 escape at block 5, tuples 2+2+4: app and ref escaped", 3, 512,
+	  { QLA_ESC_APP, 0xaaaa, QLA_ESC_REF }, { 0x1234, 0xaaaa, QLA_LBA + 4 },
+	  0, DID_OK, false, .resid = (QLA_BLOCKS - 5) * 512, .prot = { 2, 2, 4 },
+	  .escaped = 4 },
+	/* A list with fewer tuples than blocks done: warned, ended GOOD anyway, nothing marked. */
+	{ "app escape at block 6, 4 tuples in memory: no tuple to mark", 1, 512,
+	  { QLA_ESC_APP, 0xaaaa, 7 }, { 0x1234, 0xaaaa, QLA_LBA + 5 },
+	  1, DID_OK, false, .resid = (QLA_BLOCKS - 6) * 512, .prot = { 2, 2 }, .escaped = -1 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(qla_dif, qla_dif_cases, desc);
@@ -103,9 +144,61 @@ static void qla_dif_put(u8 *at, const struct qla_dif_tags *t)
 	put_unaligned_le32(t->ref, at + 4);
 }
 
+/* The tuples of @t's protection list, each with its index as ref tag, in @sdb. */
+static struct t10_pi_tuple *qla_dif_prot(struct kunit *test, const struct qla_dif_case *t,
+					 struct scsi_data_buffer *sdb, unsigned int *n)
+{
+	struct t10_pi_tuple *pi;
+	struct scatterlist *sg;
+	unsigned int i, at = 0;
+
+	for (i = 0, *n = 0; i < QLA_PROT_SGS && t->prot[i]; i++)
+		*n += t->prot[i];
+	pi = kunit_kcalloc(test, *n, sizeof(*pi), GFP_KERNEL);
+	sg = kunit_kcalloc(test, i, sizeof(*sg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pi);
+	KUNIT_ASSERT_NOT_NULL(test, sg);
+	sg_init_table(sg, i);
+	sdb->table.sgl = sg;
+	sdb->table.nents = i;
+	sdb->table.orig_nents = i;
+	for (i = 0; i < *n; i++) {
+		pi[i].guard_tag = cpu_to_be16(0xaaaa);
+		pi[i].app_tag = cpu_to_be16(0x1234);
+		pi[i].ref_tag = cpu_to_be32(i);
+	}
+	for (i = 0; i < sdb->table.nents; i++) {
+		sg_set_buf(&sg[i], &pi[at], t->prot[i] * sizeof(*pi));
+		sg_dma_len(&sg[i]) = t->prot[i] * sizeof(*pi);
+		at += t->prot[i];
+	}
+	sdb->length = *n * sizeof(*pi);
+	return pi;
+}
+
+/* Every tuple as qla_dif_prot() made it but the escaped one. */
+static void qla_dif_expect_prot(struct kunit *test, const struct qla_dif_case *t,
+				const struct t10_pi_tuple *pi, unsigned int n)
+{
+	unsigned int i;
+	bool esc;
+
+	for (i = 0; i < n; i++) {
+		esc = (int)i == t->escaped;
+		KUNIT_EXPECT_EQ_MSG(test, be16_to_cpu(pi[i].guard_tag), 0xaaaa, "tuple %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, be16_to_cpu(pi[i].app_tag),
+				    esc ? QLA_ESC_APP : 0x1234, "tuple %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, be32_to_cpu(pi[i].ref_tag),
+				    esc && t->prot_type == 3 ? QLA_ESC_REF : i, "tuple %u", i);
+	}
+}
+
 static void qla_dif_error_test(struct kunit *test)
 {
 	const struct qla_dif_case *t = test->param_value;
+	struct scsi_data_buffer *prot = NULL;
+	struct t10_pi_tuple *pi = NULL;
+	unsigned int tuples = 0;
 	struct scsi_sense_hdr sshdr;
 	struct sts_entry_24xx *sts;
 	struct scsi_device *sdev;
@@ -136,6 +229,12 @@ static void qla_dif_error_test(struct kunit *test)
 	sp->u.scmd.cmd = cmd;
 	qla_dif_put(&sts->data[12], &t->actual);
 	qla_dif_put(&sts->data[20], &t->expected);
+	if (t->prot[0]) {
+		prot = kunit_kzalloc(test, sizeof(*prot), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, prot);
+		pi = qla_dif_prot(test, t, prot, &tuples);
+		cmd->prot_sdb = prot;
+	}
 
 	KUNIT_ASSERT_EQ(test, scsi_get_lba(cmd), (sector_t)QLA_LBA);
 	KUNIT_EXPECT_EQ(test, qla2x00_handle_dif_error(sp, sts), t->ret);
@@ -144,6 +243,8 @@ static void qla_dif_error_test(struct kunit *test)
 			t->sense ? SAM_STAT_CHECK_CONDITION : SAM_STAT_GOOD);
 	KUNIT_EXPECT_NE(test, get_status_byte(cmd), SAM_STAT_CONDITION_MET);
 	KUNIT_EXPECT_EQ(test, scsi_get_resid(cmd), t->resid);
+	if (pi)
+		qla_dif_expect_prot(test, t, pi, tuples);
 	if (!t->sense) {
 		KUNIT_EXPECT_EQ(test, cmd->sense_buffer[0], 0);
 		return;
