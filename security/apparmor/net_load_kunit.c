@@ -15,7 +15,6 @@
 #include <crypto/hash.h>
 #include <crypto/sha1.h>
 #include <crypto/sha2.h>
-#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <linux/zlib.h>
 #include <linux/zstd.h>
@@ -540,9 +539,9 @@ static void aa_load_header_test(struct kunit *test)
  * verify_profile() runs once a profile is unpacked: an exec transition
  * of a file rule that names an entry past its transition table refuses
  * the load. Since v6.2 the check reads the permission table that
- * aa_compat_map_file() builds from the accept table.
+ * aa_compat_map_file() (policy_compat.c) builds from the accept table.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if __has_include("include/policy_compat.h")
 #define AA_KUNIT_XINDEX_INFO	"Unpack: Invalid perm index"
 #else
 #define AA_KUNIT_XINDEX_INFO	"Invalid named transition"
