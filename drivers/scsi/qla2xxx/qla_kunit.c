@@ -42,7 +42,7 @@
 #define QLA_TEST_DMA_TRACED	0
 #endif
 
-#define QLA_TEST_TRACKED	12
+#define QLA_TEST_TRACKED	20
 #define QLA_TEST_MAX_NTH	16
 /* The request queue of the abort cases, and what their command holds of the firmware's */
 #define QLA_TEST_REQ_ID		3
@@ -56,6 +56,14 @@ struct qla_test_frees {
 	atomic_t kfrees[QLA_TEST_TRACKED];
 	atomic_t dma_frees[QLA_TEST_TRACKED];
 	int n;
+	/*
+	 * Pointer arrays (the queue maps) whose entries still set are
+	 * counted when they are freed: what a freed map held is otherwise
+	 * gone.
+	 */
+	const void *const *array[2];
+	unsigned int array_len[2];
+	int array_set[2];	/* -1: not freed yet */
 };
 
 /* The slot of a tracked pointer, or -1. */
@@ -83,10 +91,21 @@ static int qla_test_slot(struct qla_test_frees *f, const void *ptr)
 static void qla_test_probe_kfree(void *data, unsigned long call_site,
 				 const void *ptr)
 {
-	int i = qla_test_slot(data, ptr);
+	struct qla_test_frees *f = data;
+	int i = qla_test_slot(f, ptr);
+	unsigned int a, e;
 
-	if (i >= 0)
-		atomic_inc(&((struct qla_test_frees *)data)->kfrees[i]);
+	if (i < 0)
+		return;
+	atomic_inc(&f->kfrees[i]);
+	for (a = 0; a < ARRAY_SIZE(f->array); a++) {
+		if (f->array[a] != ptr)
+			continue;
+		/* trace_kfree() runs before the memory goes */
+		f->array_set[a] = 0;
+		for (e = 0; e < f->array_len[a]; e++)
+			f->array_set[a] += !!f->array[a][e];
+	}
 }
 
 #if QLA_TEST_DMA_TRACED
@@ -154,6 +173,21 @@ static void qla_test_track(struct kunit *test, struct qla_test_frees *f,
 	KUNIT_ASSERT_LT(test, f->n, QLA_TEST_TRACKED);
 	if (ptr)
 		f->ptr[f->n++] = ptr;
+}
+
+/* Count the entries of the tracked @len-pointer array @arr still set when freed. */
+static void qla_test_track_array(struct kunit *test, struct qla_test_frees *f,
+				 const void *arr, unsigned int len)
+{
+	unsigned int a;
+
+	qla_test_track(test, f, arr);
+	for (a = 0; a < ARRAY_SIZE(f->array) && f->array[a]; a++)
+		;
+	KUNIT_ASSERT_LT(test, a, ARRAY_SIZE(f->array));
+	f->array_len[a] = len;
+	f->array_set[a] = -1;
+	f->array[a] = (const void *const *)arr;
 }
 
 static int qla_test_kfrees(struct qla_test_frees *f, const void *ptr)
@@ -352,6 +386,189 @@ static void qla_free_null_que_test(struct kunit *test)
 }
 
 /*
+ * qla2x00_disown_queues(): the probe gives up queue zero only where
+ * qla2x00_alloc_queues() recorded it (the maps exist, id 0's bit is set
+ * and the map holds that very queue); otherwise the probe frees it.
+ */
+enum qla_own {
+	QLA_OWN_BIT_CLEAR,	/* map[0] is the probe's queue, id 0's bit clear */
+	QLA_OWN_OTHER,		/* id 0's bit set, map[0] another queue */
+	QLA_OWN_RECORDED,	/* id 0's bit set, map[0] the probe's queue */
+};
+
+struct qla_disown_case {
+	const char *name;
+	bool maps;
+	enum qla_own req, rsp;
+};
+
+static const struct qla_disown_case qla_disown_cases[] = {
+	{ "no maps: the probe keeps both", false, QLA_OWN_RECORDED, QLA_OWN_RECORDED },
+	{ "both recorded: both disowned", true, QLA_OWN_RECORDED, QLA_OWN_RECORDED },
+	{ "id 0's bit clear: both kept", true, QLA_OWN_BIT_CLEAR, QLA_OWN_BIT_CLEAR },
+	{ "map[0] another queue: both kept", true, QLA_OWN_OTHER, QLA_OWN_OTHER },
+	{ "request recorded, response bit clear", true, QLA_OWN_RECORDED, QLA_OWN_BIT_CLEAR },
+	{ "request another queue, response recorded", true, QLA_OWN_OTHER, QLA_OWN_RECORDED },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_disown, qla_disown_cases, name);
+
+static void qla_disown_queues_test(struct kunit *test)
+{
+	const struct qla_disown_case *c = test->param_value;
+	struct qla_hw_data *ha = qla_test_ha(test);
+	struct req_que req0 = {}, req_other = {}, *req = &req0;
+	struct rsp_que rsp0 = {}, rsp_other = {}, *rsp = &rsp0;
+	struct req_que *req_map[1];
+	struct rsp_que *rsp_map[1];
+
+	if (c->maps) {
+		ha->req_q_map = req_map;
+		ha->rsp_q_map = rsp_map;
+	}
+	req_map[0] = c->req == QLA_OWN_OTHER ? &req_other : &req0;
+	rsp_map[0] = c->rsp == QLA_OWN_OTHER ? &rsp_other : &rsp0;
+	if (c->req != QLA_OWN_BIT_CLEAR)
+		set_bit(0, ha->req_qid_map);
+	if (c->rsp != QLA_OWN_BIT_CLEAR)
+		set_bit(0, ha->rsp_qid_map);
+
+	qla2x00_disown_queues(ha, &req, &rsp);
+
+	KUNIT_EXPECT_PTR_EQ(test, req, c->maps && c->req == QLA_OWN_RECORDED ? NULL : &req0);
+	KUNIT_EXPECT_PTR_EQ(test, rsp, c->maps && c->rsp == QLA_OWN_RECORDED ? NULL : &rsp0);
+	/* The maps are only read */
+	KUNIT_EXPECT_PTR_EQ(test, req_map[0], c->req == QLA_OWN_OTHER ? &req_other : &req0);
+	KUNIT_EXPECT_PTR_EQ(test, rsp_map[0], c->rsp == QLA_OWN_OTHER ? &rsp_other : &rsp0);
+	KUNIT_EXPECT_EQ(test, test_bit(0, ha->req_qid_map), c->req != QLA_OWN_BIT_CLEAR);
+	KUNIT_EXPECT_EQ(test, test_bit(0, ha->rsp_qid_map), c->rsp != QLA_OWN_BIT_CLEAR);
+}
+
+/*
+ * qla2x00_free_queues() as qla2x00_free_device() calls it: every queue
+ * whose id bit is set below max_req_queues / max_rsp_queues is freed with
+ * its ring, its bit cleared and its map entry emptied before the map
+ * goes; the queue pair maps and the base queue pair are freed and their
+ * pointers cleared. An id past the maximum is not looked at.
+ */
+struct qla_free_queues_case {
+	const char *name;
+	u16 max_req, max_rsp;
+	unsigned long req_ids, rsp_ids;	/* the ids with a queue, as bits */
+	bool qpairs;	/* queue_pair_map, qp_cpu_map and base_qpair */
+};
+
+static const struct qla_free_queues_case qla_free_queues_cases[] = {
+	{ "queue zero only", 1, 1, BIT(0), BIT(0), false },
+	{ "queue zero, queue pairs", 1, 1, BIT(0), BIT(0), true },
+	{ "requests 0 and 2 of 3, responses 0 and 1 of 2, queue pairs", 3, 2,
+	  BIT(0) | BIT(2), BIT(0) | BIT(1), true },
+	{ "a request at id 3 of 3 and a response at 2 of 2: left alone", 3, 2,
+	  BIT(0) | BIT(3), BIT(0) | BIT(2), false },
+	{ "no queue recorded", 2, 2, 0, 0, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_free_queues, qla_free_queues_cases, name);
+
+#define QLA_TEST_QUEUES	4
+
+static void qla_free_queues_test(struct kunit *test)
+{
+	const struct qla_free_queues_case *c = test->param_value;
+	struct qla_test_frees *f = qla_test_frees_start(test);
+	struct qla_hw_data *ha = qla_test_ha(test);
+	struct req_que *req[QLA_TEST_QUEUES] = {};
+	struct rsp_que *rsp[QLA_TEST_QUEUES] = {};
+	void *req_ring[QLA_TEST_QUEUES] = {}, *rsp_ring[QLA_TEST_QUEUES] = {};
+	void *req_map, *rsp_map, *qpairs[3] = {};
+	unsigned int id;
+	bool kept;
+
+	ha->max_req_queues = c->max_req;
+	ha->max_rsp_queues = c->max_rsp;
+	/* One entry more than the driver's, for an id past the maximum */
+	ha->req_q_map = kcalloc(QLA_TEST_QUEUES, sizeof(*ha->req_q_map), GFP_KERNEL);
+	ha->rsp_q_map = kcalloc(QLA_TEST_QUEUES, sizeof(*ha->rsp_q_map), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ha->req_q_map);
+	KUNIT_ASSERT_NOT_NULL(test, ha->rsp_q_map);
+	req_map = ha->req_q_map;
+	rsp_map = ha->rsp_q_map;
+	qla_test_track_array(test, f, req_map, QLA_TEST_QUEUES);
+	qla_test_track_array(test, f, rsp_map, QLA_TEST_QUEUES);
+	for (id = 0; id < QLA_TEST_QUEUES; id++) {
+		if (c->req_ids & BIT(id)) {
+			req[id] = qla_test_req(test, ha, f, true, false);
+			req_ring[id] = req[id]->ring;
+			ha->req_q_map[id] = req[id];
+			set_bit(id, ha->req_qid_map);
+		}
+		if (c->rsp_ids & BIT(id)) {
+			rsp[id] = qla_test_rsp(test, ha, f, true);
+			rsp_ring[id] = rsp[id]->ring;
+			ha->rsp_q_map[id] = rsp[id];
+			set_bit(id, ha->rsp_qid_map);
+		}
+	}
+	if (c->qpairs) {
+		ha->queue_pair_map = kcalloc(2, sizeof(*ha->queue_pair_map), GFP_KERNEL);
+		ha->qp_cpu_map = kcalloc(2, sizeof(*ha->qp_cpu_map), GFP_KERNEL);
+		ha->base_qpair = kzalloc(sizeof(*ha->base_qpair), GFP_KERNEL);
+		qpairs[0] = ha->queue_pair_map;
+		qpairs[1] = ha->qp_cpu_map;
+		qpairs[2] = ha->base_qpair;
+		KUNIT_ASSERT_NOT_NULL(test, qpairs[0]);
+		KUNIT_ASSERT_NOT_NULL(test, qpairs[1]);
+		KUNIT_ASSERT_NOT_NULL(test, qpairs[2]);
+		for (id = 0; id < ARRAY_SIZE(qpairs); id++)
+			qla_test_track(test, f, qpairs[id]);
+	}
+
+	qla2x00_free_queues(ha);
+
+	for (id = 0; id < QLA_TEST_QUEUES; id++) {
+		kept = id >= c->max_req;
+		if (req[id]) {
+			qla_test_expect_freed_once(test, f, kept ? NULL : req[id],
+						   kept ? NULL : req_ring[id], NULL, NULL, NULL);
+			KUNIT_EXPECT_EQ_MSG(test, qla_test_kfrees(f, req[id]), !kept,
+					    "request queue %u", id);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, test_bit(id, ha->req_qid_map),
+				    kept && (c->req_ids & BIT(id)), "request id %u", id);
+		kept = id >= c->max_rsp;
+		if (rsp[id]) {
+			qla_test_expect_freed_once(test, f, NULL, NULL, NULL, kept ? NULL : rsp[id],
+						   kept ? NULL : rsp_ring[id]);
+			KUNIT_EXPECT_EQ_MSG(test, qla_test_kfrees(f, rsp[id]), !kept,
+					    "response queue %u", id);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, test_bit(id, ha->rsp_qid_map),
+				    kept && (c->rsp_ids & BIT(id)), "response id %u", id);
+	}
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(f, req_map), 1);
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(f, rsp_map), 1);
+	/* Emptied before they went, but for the ids past the maximum */
+	KUNIT_EXPECT_EQ(test, f->array_set[0], hweight_long(c->req_ids >> c->max_req));
+	KUNIT_EXPECT_EQ(test, f->array_set[1], hweight_long(c->rsp_ids >> c->max_rsp));
+	KUNIT_EXPECT_NULL(test, ha->req_q_map);
+	KUNIT_EXPECT_NULL(test, ha->rsp_q_map);
+	KUNIT_EXPECT_NULL(test, ha->queue_pair_map);
+	KUNIT_EXPECT_NULL(test, ha->qp_cpu_map);
+	KUNIT_EXPECT_NULL(test, ha->base_qpair);
+	for (id = 0; id < ARRAY_SIZE(qpairs); id++)
+		if (qpairs[id])
+			KUNIT_EXPECT_EQ_MSG(test, qla_test_kfrees(f, qpairs[id]), 1,
+					    "queue pair allocation %u", id);
+	/* The test's to free: the queues past the maximum */
+	for (id = 0; id < QLA_TEST_QUEUES; id++) {
+		if (req[id] && id >= c->max_req)
+			qla2x00_free_req_que(ha, req[id]);
+		if (rsp[id] && id >= c->max_rsp)
+			qla2x00_free_rsp_que(ha, rsp[id]);
+	}
+}
+
+/*
  * The steps of qla2x00_probe_one() that can fail after
  * qla2x00_mem_alloc() has returned queue zero in req and rsp, by the
  * error label each one takes.
@@ -527,6 +744,8 @@ static void qla_alloc_queues_fail_nth_test(struct kunit *test)
 static struct kunit_case qla2xxx_queues_test_cases[] = {
 	KUNIT_CASE_PARAM(qla_free_que_test, qla_free_gen_params),
 	KUNIT_CASE(qla_free_null_que_test),
+	KUNIT_CASE_PARAM(qla_disown_queues_test, qla_disown_gen_params),
+	KUNIT_CASE_PARAM(qla_free_queues_test, qla_free_queues_gen_params),
 	KUNIT_CASE_PARAM(qla_probe_error_labels_test, qla_probe_gen_params),
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 	KUNIT_CASE(qla_alloc_queues_fail_nth_test),
@@ -1081,10 +1300,19 @@ static bool qla_test_logged(struct qla_test_log *log, const char *want)
  * timer's softirq, reaches the console but not, in these boots, this
  * tracepoint's probe: it is not looked for.)
  */
+static void qla_test_expect_line(struct kunit *test, struct qla_test_log *log, const char *want)
+{
+	unsigned long deadline = jiffies + HZ;
+
+	while (!qla_test_logged(log, want) && time_before(jiffies, deadline))
+		schedule_timeout_uninterruptible(1);
+	KUNIT_EXPECT_TRUE_MSG(test, qla_test_logged(log, want), "no \"%s\" in:\n%s", want,
+			      log->text);
+}
+
 static __printf(4, 5) void qla_test_expect_logged(struct kunit *test, struct qla_test_log *log,
 						  u16 id, const char *fmt, ...)
 {
-	unsigned long deadline = jiffies + HZ;
 	char want[128];
 	va_list args;
 	int n;
@@ -1093,10 +1321,161 @@ static __printf(4, 5) void qla_test_expect_logged(struct kunit *test, struct qla
 	va_start(args, fmt);
 	vscnprintf(want + n, sizeof(want) - n, fmt, args);
 	va_end(args);
-	while (!qla_test_logged(log, want) && time_before(jiffies, deadline))
-		schedule_timeout_uninterruptible(1);
-	KUNIT_EXPECT_TRUE_MSG(test, qla_test_logged(log, want), "no \"%s\" in:\n%s", want,
-			      log->text);
+	qla_test_expect_line(test, log, want);
+}
+
+/*
+ * qla2x00_start_sp() of an SRB set up by qla2x00_init_async_sp(), with
+ * ql2xenforce_iocb_limit at 2 (its default): the firmware's IOCBs (and
+ * exchanges) it takes, for the queue pair and the adapter, and gives back
+ * when the IOCB is not queued; the ring, the timer and its reference. A
+ * marker (RESOURCE_FORCE) always gets its IOCB; a login only within the
+ * limits, which the adapter of these cases has at 0 unless a row gives
+ * it room; an ELS pass-through carries the SRB's handle.
+ */
+struct qla_start_case {
+	const char *name;
+	u8 type;		/* sp->type */
+	bool start_timer;	/* as qla2x00_init_async_sp() leaves it, or cleared */
+	bool eeh_busy;		/* the PCI channel is in error recovery */
+	bool ring_full;
+	bool room;		/* firmware limits with room for one more */
+	int ret;
+	u16 iocbs, exchs;	/* held once it returns */
+	bool logged;		/* "qla2x00_alloc_iocbs failed." (0x700c) */
+};
+
+static const struct qla_start_case qla_start_cases[] = {
+	{ "marker, queued: timer armed, its IOCB counted", SRB_MARKER, true, .iocbs = 1 },
+	{ "marker, start_timer cleared: queued, no timer", SRB_MARKER, false, .iocbs = 1 },
+	{ "EEH busy: -EIO, nothing queued or counted", SRB_MARKER, true, .eeh_busy = true,
+	  .ret = -EIO },
+	{ "ring full: -EAGAIN, the IOCB given back, warned", SRB_MARKER, true,
+	  .ring_full = true, .ret = -EAGAIN, .logged = true },
+	{ "login past the firmware's limits: -EAGAIN, nothing queued", SRB_LOGIN_CMD, true,
+	  .ret = -EAGAIN },
+	{ "ELS pass-through within the limits: queued with the SRB's handle",
+	  SRB_ELS_CMD_HST_NOLOGIN, true, .room = true, .iocbs = 1, .exchs = 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_start, qla_start_cases, name);
+
+#define QLA_TEST_FW_ROOM	16
+
+static void qla_start_sp_test(struct kunit *test)
+{
+	const struct qla_start_case *c = test->param_value;
+	struct qla_test_iocb *env = qla_test_iocb_env(test);
+	struct qla_test_log *log = qla_test_log_start(test);
+	srb_t *sp = qla_test_sp(test, env);
+	bool queued = !c->ret, timer;
+	unsigned long flags;
+	int ret;
+
+	qla_test_param_set(test, &ql2xenforce_iocb_limit, 2);
+	sp->type = c->type;
+	qla_test_init_sp(test, sp, 60);
+	sp->start_timer = c->start_timer;
+	env->ha->flags.eeh_busy = c->eeh_busy;
+	if (c->ring_full)
+		env->out_index = 1;	/* the firmware took one entry since it was empty */
+	if (c->room) {
+		env->qpair->fwres.iocbs_qp_limit = QLA_TEST_FW_ROOM;
+		env->qpair->fwres.iocbs_total = QLA_TEST_FW_ROOM;
+		env->qpair->fwres.exch_limit = QLA_TEST_FW_ROOM;
+		env->ha->fwres.iocb_limit = QLA_TEST_FW_ROOM;
+		env->ha->fwres.exch_limit = QLA_TEST_FW_ROOM;
+	}
+
+	ret = qla2x00_start_sp(sp);
+	timer = timer_pending(&sp->u.iocb_cmd.timer);
+	if (timer && !queued)
+		del_timer_sync(&sp->u.iocb_cmd.timer);
+
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	if (spin_trylock_irqsave(env->qpair->qp_lock_ptr, flags))
+		spin_unlock_irqrestore(env->qpair->qp_lock_ptr, flags);
+	else
+		KUNIT_FAIL(test, "the queue pair's lock is still held");
+	KUNIT_EXPECT_EQ(test, env->req->ring_index, queued);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(env->req_q_in), queued);
+	KUNIT_EXPECT_EQ(test, timer, queued && c->start_timer);
+	KUNIT_EXPECT_EQ(test, kref_read(&sp->cmd_kref), 1 + (queued && c->start_timer));
+	KUNIT_EXPECT_EQ(test, env->qpair->fwres.iocbs_used, c->iocbs);
+	KUNIT_EXPECT_EQ(test, env->qpair->fwres.exch_used, c->exchs);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->ha->fwres.iocb_used), c->iocbs);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->ha->fwres.exch_used), c->exchs);
+	if (queued) {
+		KUNIT_EXPECT_PTR_EQ(test, env->req->outstanding_cmds[sp->handle], sp);
+		if (c->type == SRB_ELS_CMD_HST_NOLOGIN)
+			KUNIT_EXPECT_EQ(test, ((struct els_entry_24xx *)env->req->ring)->handle,
+					sp->handle);
+	}
+	if (c->logged)
+		qla_test_expect_line(test, log, "]-700c:0: qla2x00_alloc_iocbs failed.");
+	else
+		KUNIT_EXPECT_FALSE(test, qla_test_logged(log, "qla2x00_alloc_iocbs failed."));
+
+	if (queued) {
+		/* The firmware's answer: cancels the timer, then the callback. */
+		sp->done(sp, QLA_SUCCESS);
+		KUNIT_EXPECT_EQ(test, atomic_read(&env->done_calls), 1);
+	} else {
+		kref_put(&sp->cmd_kref, qla2x00_sp_release);
+	}
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, sp), 1);
+}
+
+/*
+ * qla2x00_init_async_sp() initialises the completion an FX00 adapter's
+ * DCMD IOCB waits on, and touches the rest of the SRB's command union
+ * for no other adapter or type (the union is each type's own).
+ */
+struct qla_init_fx_case {
+	const char *name;
+	bool fx00;
+	u8 type;
+	bool comp;	/* the completion initialised */
+};
+
+static const struct qla_init_fx_case qla_init_fx_cases[] = {
+	{ "FX00, DCMD: the completion initialised", true, SRB_FXIOCB_DCMD, true },
+	{ "FX00, BCMD: union untouched", true, SRB_FXIOCB_BCMD, false },
+	{ "FX00, login: union untouched", true, SRB_LOGIN_CMD, false },
+	{ "ISP24xx, DCMD: union untouched", false, SRB_FXIOCB_DCMD, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_init_fx, qla_init_fx_cases, name);
+
+#define QLA_TEST_POISON	0xa5
+
+static void qla_init_async_sp_fx_test(struct kunit *test)
+{
+	const struct qla_init_fx_case *c = test->param_value;
+	struct qla_test_iocb *env = qla_test_iocb_env(test);
+	srb_t *sp = qla_test_sp(test, env);
+	struct completion *comp = &sp->u.iocb_cmd.u.fxiocb.fxiocb_comp;
+	u8 *u = (u8 *)&sp->u.iocb_cmd.u;
+	size_t i, changed = 0;
+
+	env->ha->isp_type = c->fx00 ? DT_ISPFX00 : DT_ISP2422;
+	sp->type = c->type;
+	memset(u, QLA_TEST_POISON, sizeof(sp->u.iocb_cmd.u));
+
+	qla_test_init_sp(test, sp, 60);
+
+	for (i = 0; i < sizeof(sp->u.iocb_cmd.u); i++)
+		changed += u[i] != QLA_TEST_POISON;
+	if (c->comp) {
+		KUNIT_EXPECT_FALSE(test, completion_done(comp));
+		KUNIT_EXPECT_TRUE(test, list_empty(&comp->wait.task_list));
+	} else {
+		KUNIT_EXPECT_EQ(test, changed, 0);
+	}
+	KUNIT_EXPECT_TRUE(test, sp->start_timer);
+	kref_put(&sp->cmd_kref, qla2x00_sp_release);
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, sp), 1);
 }
 
 struct qla_abort_case {
@@ -1162,6 +1541,23 @@ static void qla_test_abort_nvme(struct kunit *test, struct qla_test_abort *a, bo
 	env->ha->fw_attributes_ext[0] |= BIT_14;
 	env->ha->r_a_tov = QLA_TEST_R_A_TOV;
 	kref_get(&a->cmd->cmd_kref);
+}
+
+/*
+ * What qla_nvme_abort_process_comp_status() logs of the firmware's answer
+ * to an NVMe abort, on a port that waits for the ABTS: an error status,
+ * under ql_dbg_async (a success only with ql_dbg_verbose too). Nothing
+ * for any other abort.
+ */
+static void qla_test_expect_nvme_abort_logged(struct kunit *test, struct qla_test_log *log,
+					      const struct qla_abort_case *c)
+{
+	if (c->nvme && !c->abts_nowait && c->status != CS_COMPLETE)
+		qla_test_expect_logged(test, log, 0xf09d,
+				       "Abort I/O IOCB completed with error, comp_status=%x",
+				       c->status);
+	else
+		KUNIT_EXPECT_FALSE(test, qla_test_logged(log, "comp_status="));
 }
 
 /* The abort IOCB's options, and the port it is sent to */
@@ -1267,6 +1663,7 @@ static void qla_abort_race_test(struct kunit *test)
 	} else if (c->timer_running) {
 		qla_test_expire_timer(test, abt);
 		qla_test_fw_abort_answer(a, handle, c->status);
+		qla_test_expect_nvme_abort_logged(test, log, c);
 		/* The answer took the abort's handle: put the abort in the guard slot */
 		KUNIT_EXPECT_NULL(test, env->req->outstanding_cmds[abt_handle]);
 		env->req->outstanding_cmds[env->req->num_outstanding_cmds] = abt;
@@ -1286,6 +1683,7 @@ static void qla_abort_race_test(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
 	} else {
 		qla_test_fw_abort_answer(a, handle, c->status);
+		qla_test_expect_nvme_abort_logged(test, log, c);
 		if (!c->wait)
 			KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, abt), 1);
 		/* The answer cancelled the timer: it never fires */
@@ -1401,6 +1799,8 @@ static struct kunit_case qla2xxx_iocb_timer_test_cases[] = {
 	KUNIT_CASE(qla_init_async_sp_test),
 	KUNIT_CASE(qla_start_sp_no_ring_space_test),
 	KUNIT_CASE(qla_start_sp_arms_timer_test),
+	KUNIT_CASE_PARAM(qla_start_sp_test, qla_start_gen_params),
+	KUNIT_CASE_PARAM(qla_init_async_sp_fx_test, qla_init_fx_gen_params),
 	KUNIT_CASE_PARAM(qla_timeout_completion_race_test,
 			 qla_race_gen_params),
 	{}
