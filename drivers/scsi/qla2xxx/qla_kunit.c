@@ -1428,6 +1428,66 @@ static void qla_start_sp_test(struct kunit *test)
 }
 
 /*
+ * qla2x00_sp_timeout() runs the SRB's timeout, drops the timer's
+ * reference, and, when the adapter's registers read all ones (the PCI
+ * link gone), says so (0x9008) and puts the adapter into EEH recovery:
+ * a chip reset counted and the queue pairs offline. It runs here in the
+ * case's task, as the abort cases run it: qla_pci_error_cleanup() takes
+ * a mutex, which the timer's softirq may not.
+ */
+struct qla_timeout_case {
+	const char *name;
+	u32 host_status;	/* what the status register reads */
+	bool disconnect;	/* seen as disconnected */
+};
+
+static const struct qla_timeout_case qla_timeout_cases[] = {
+	{ "registers read: nothing more", 0, false },
+	{ "registers read all ones: disconnected, EEH busy", ISP_REG_DISCONNECT, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_timeout, qla_timeout_cases, name);
+
+static void qla_sp_timeout_test(struct kunit *test)
+{
+	const struct qla_timeout_case *c = test->param_value;
+	struct qla_test_iocb *env = qla_test_iocb_env(test);
+	struct qla_test_log *log = qla_test_log_start(test);
+	struct qla_hw_data *ha = env->ha;
+	srb_t *sp = qla_test_sp(test, env);
+
+	/* What qla_pci_error_cleanup() goes through: no port, no vport */
+	spin_lock_init(&env->vha->work_lock);
+	INIT_LIST_HEAD(&env->vha->qp_list);
+	INIT_LIST_HEAD(&env->vha->vp_fcports);
+	mutex_init(&ha->mq_lock);
+	spin_lock_init(&ha->vport_slock);
+	INIT_LIST_HEAD(&ha->vp_list);
+	ha->isp_type = DT_ISP2422;
+	ha->chip_reset = 7;
+	env->qpair->online = 1;
+	writel(c->host_status, &ha->iobase->isp24.host_status);
+
+	qla_test_init_sp(test, sp, 60);
+	kref_get(&sp->cmd_kref);	/* ref: TMR, as qla2x00_start_sp() takes it */
+	qla_test_run_timer(sp);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->timeout_calls), 1);
+	KUNIT_EXPECT_EQ(test, kref_read(&sp->cmd_kref), 1);
+	KUNIT_EXPECT_EQ(test, !!ha->flags.eeh_busy, c->disconnect);
+	KUNIT_EXPECT_EQ(test, ha->chip_reset, 7 + c->disconnect);
+	KUNIT_EXPECT_EQ(test, env->qpair->chip_reset, c->disconnect ? 8 : 0);
+	KUNIT_EXPECT_EQ(test, !!env->qpair->online, !c->disconnect);
+	if (c->disconnect)
+		qla_test_expect_line(test, log, "]-9008:0: PCI/Register disconnect.");
+	else
+		KUNIT_EXPECT_FALSE(test, qla_test_logged(log, "PCI/Register disconnect"));
+
+	kref_put(&sp->cmd_kref, qla2x00_sp_release);
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(env->frees, sp), 1);
+}
+
+/*
  * qla2x00_init_async_sp() initialises the completion an FX00 adapter's
  * DCMD IOCB waits on, and touches the rest of the SRB's command union
  * for no other adapter or type (the union is each type's own).
@@ -1801,6 +1861,7 @@ static struct kunit_case qla2xxx_iocb_timer_test_cases[] = {
 	KUNIT_CASE(qla_start_sp_arms_timer_test),
 	KUNIT_CASE_PARAM(qla_start_sp_test, qla_start_gen_params),
 	KUNIT_CASE_PARAM(qla_init_async_sp_fx_test, qla_init_fx_gen_params),
+	KUNIT_CASE_PARAM(qla_sp_timeout_test, qla_timeout_gen_params),
 	KUNIT_CASE_PARAM(qla_timeout_completion_race_test,
 			 qla_race_gen_params),
 	{}
