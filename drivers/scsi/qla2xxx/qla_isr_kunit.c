@@ -18,6 +18,8 @@
 #include <linux/t10-pi.h>
 #include <scsi/scsi_common.h>
 
+#include "qla_kunit_log.h"
+
 #define QLA_PROT_SGS	3
 
 struct qla_dif_cmd {
@@ -51,7 +53,7 @@ struct qla_dif_case {
 };
 
 #define QLA_LBA		1000
-#define QLA_BLOCKS	8
+#define QLA_BLOCKS	10
 #define QLA_ESC_APP	0xffff
 #define QLA_ESC_REF	0xffffffff
 
@@ -76,11 +78,20 @@ static const struct qla_dif_case qla_dif_cases[] = {
 	{ "guard mismatch: guard check failed", 1, 512,
 	  { 0x1234, 0xaaaa, QLA_LBA + 2 }, { 0x1234, 0xbbbb, QLA_LBA + 2 },
 	  1, DID_ABORT, true, 0x10, 0x01 },
+	{ "guard mismatch, the actual one above", 1, 512,
+	  { 0x1234, 0xbbbb, QLA_LBA + 2 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
+	  1, DID_ABORT, true, 0x10, 0x01 },
 	{ "reference tag mismatch: reference check failed", 1, 512,
 	  { 0x1234, 0xaaaa, QLA_LBA + 3 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
 	  1, DID_ABORT, true, 0x10, 0x03 },
+	{ "reference tag mismatch, the actual one below", 1, 512,
+	  { 0x1234, 0xaaaa, QLA_LBA + 1 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
+	  1, DID_ABORT, true, 0x10, 0x03 },
 	{ "application tag mismatch: application check failed", 2, 512,
 	  { 0x1235, 0xaaaa, QLA_LBA + 2 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
+	  1, DID_ABORT, true, 0x10, 0x02 },
+	{ "application tag mismatch, the actual one below", 2, 512,
+	  { 0x1233, 0xaaaa, QLA_LBA + 2 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
 	  1, DID_ABORT, true, 0x10, 0x02 },
 	{ "guard and reference mismatch: the guard is reported", 1, 512,
 	  { 0x1234, 0xaaaa, QLA_LBA + 3 }, { 0x1234, 0xbbbb, QLA_LBA + 2 },
@@ -93,11 +104,11 @@ static const struct qla_dif_case qla_dif_cases[] = {
 	  1, DID_ABORT, true, 0x10, 0x01 },
 	{ "all tags match: error left as it was", 1, 512,
 	  { 0x1234, 0xaaaa, QLA_LBA + 2 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
-	  1, 0, false },
-	{ "type 1 app escape at block 3: GOOD, 5 blocks residual", 1, 512,
+	  1, DID_ERROR, false },
+	{ "type 1 app escape at block 3: GOOD, the blocks after it residual", 1, 512,
 	  { QLA_ESC_APP, 0xaaaa, 7 }, { 0x1234, 0xaaaa, QLA_LBA + 2 },
 	  0, DID_OK, false, .resid = (QLA_BLOCKS - 3) * 512 },
-	{ "type 2 app escape at block 1 of 4096: GOOD, 7 blocks residual", 2, 4096,
+	{ "type 2 app escape at block 1 of 4096: GOOD, the blocks after it residual", 2, 4096,
 	  { QLA_ESC_APP, 0xbbbb, 7 }, { 0x1234, 0xaaaa, QLA_LBA },
 	  0, DID_OK, false, .resid = (QLA_BLOCKS - 1) * 4096 },
 	{ "type 3 app and ref escape at the last block: GOOD, no residual", 3, 512,
@@ -130,6 +141,9 @@ static const struct qla_dif_case qla_dif_cases[] = {
 	  0, DID_OK, false, .resid = (QLA_BLOCKS - 5) * 512, .prot = { 2, 2, 4 },
 	  .escaped = 4 },
 	/* A list with fewer tuples than blocks done: warned, ended GOOD anyway, nothing marked. */
+	{ "type 1 app escape at block 9, tuples 8+2: the second entry's first", 1, 512,
+	  { QLA_ESC_APP, 0xaaaa, 7 }, { 0x1234, 0xaaaa, QLA_LBA + 8 },
+	  0, DID_OK, false, .resid = (QLA_BLOCKS - 9) * 512, .prot = { 8, 2 }, .escaped = 8 },
 	{ "app escape at block 6, 4 tuples in memory: no tuple to mark", 1, 512,
 	  { QLA_ESC_APP, 0xaaaa, 7 }, { 0x1234, 0xaaaa, QLA_LBA + 5 },
 	  1, DID_OK, false, .resid = (QLA_BLOCKS - 6) * 512, .prot = { 2, 2 }, .escaped = -1 },
@@ -144,7 +158,11 @@ static void qla_dif_put(u8 *at, const struct qla_dif_tags *t)
 	put_unaligned_le32(t->ref, at + 4);
 }
 
-/* The tuples of @t's protection list, each with its index as ref tag, in @sdb. */
+/*
+ * The tuples of @t's protection list in @sdb, each entry followed by a
+ * tuple of no entry, so that a tuple reached through the wrong entry is
+ * told apart; each holds its place in memory as ref tag. @n: how many.
+ */
 static struct t10_pi_tuple *qla_dif_prot(struct kunit *test, const struct qla_dif_case *t,
 					 struct scsi_data_buffer *sdb, unsigned int *n)
 {
@@ -153,7 +171,7 @@ static struct t10_pi_tuple *qla_dif_prot(struct kunit *test, const struct qla_di
 	unsigned int i, at = 0;
 
 	for (i = 0, *n = 0; i < QLA_PROT_SGS && t->prot[i]; i++)
-		*n += t->prot[i];
+		*n += t->prot[i] + 1;
 	pi = kunit_kcalloc(test, *n, sizeof(*pi), GFP_KERNEL);
 	sg = kunit_kcalloc(test, i, sizeof(*sg), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pi);
@@ -170,21 +188,35 @@ static struct t10_pi_tuple *qla_dif_prot(struct kunit *test, const struct qla_di
 	for (i = 0; i < sdb->table.nents; i++) {
 		sg_set_buf(&sg[i], &pi[at], t->prot[i] * sizeof(*pi));
 		sg_dma_len(&sg[i]) = t->prot[i] * sizeof(*pi);
-		at += t->prot[i];
+		sdb->length += sg_dma_len(&sg[i]);
+		at += t->prot[i] + 1;
 	}
-	sdb->length = *n * sizeof(*pi);
 	return pi;
+}
+
+/* Where tuple @tuple of the list (-1: none) is in memory, past the gaps. */
+static int qla_dif_slot(const struct qla_dif_case *t, int tuple)
+{
+	unsigned int i;
+	int slot = tuple;
+
+	for (i = 0; i < QLA_PROT_SGS && t->prot[i] && tuple >= (int)t->prot[i]; i++) {
+		tuple -= t->prot[i];
+		slot++;
+	}
+	return slot;
 }
 
 /* Every tuple as qla_dif_prot() made it but the escaped one. */
 static void qla_dif_expect_prot(struct kunit *test, const struct qla_dif_case *t,
 				const struct t10_pi_tuple *pi, unsigned int n)
 {
+	int slot = t->escaped < 0 ? -1 : qla_dif_slot(t, t->escaped);
 	unsigned int i;
 	bool esc;
 
 	for (i = 0; i < n; i++) {
-		esc = (int)i == t->escaped;
+		esc = (int)i == slot;
 		KUNIT_EXPECT_EQ_MSG(test, be16_to_cpu(pi[i].guard_tag), 0xaaaa, "tuple %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, be16_to_cpu(pi[i].app_tag),
 				    esc ? QLA_ESC_APP : 0x1234, "tuple %u", i);
@@ -193,9 +225,36 @@ static void qla_dif_expect_prot(struct kunit *test, const struct qla_dif_case *t
 	}
 }
 
+/*
+ * What an administrator reads with the I/O debug messages on (no host:
+ * the SRB of these cases has none): the status IOCB, then every tag,
+ * actual and expected, of the READ(16) at QLA_LBA; and a warning where
+ * the escaped block has no tuple in the list.
+ */
+static void qla_dif_expect_logged(struct kunit *test, struct qla_test_log *log,
+				  const struct qla_dif_case *t)
+{
+	char want[200];
+
+	qla_test_expect_line(test, log, "-3823: : iocb(s) ");
+	scnprintf(want, sizeof(want),
+		  "-3824: : DIF ERROR in cmd 0x88 lba 0x%x act ref tag=0x%x, exp ref_tag=0x%x, act app tag=0x%x, exp app tag=0x%x, act guard=0x%x, exp guard=0x%x.",
+		  QLA_LBA, t->actual.ref, t->expected.ref, t->actual.app, t->expected.app,
+		  t->actual.guard, t->expected.guard);
+	qla_test_expect_line(test, log, want);
+	if (t->prot[0] && t->escaped < 0) {
+		scnprintf(want, sizeof(want), "-302f: : unexpected tag values tag:lba=%x:%x)",
+			  t->expected.ref, QLA_LBA);
+		qla_test_expect_line(test, log, want);
+	} else {
+		KUNIT_EXPECT_FALSE(test, qla_test_logged(log, "unexpected tag values"));
+	}
+}
+
 static void qla_dif_error_test(struct kunit *test)
 {
 	const struct qla_dif_case *t = test->param_value;
+	struct qla_test_log *log = qla_test_log_start(test, ql_dbg_io);
 	struct scsi_data_buffer *prot = NULL;
 	struct t10_pi_tuple *pi = NULL;
 	unsigned int tuples = 0;
@@ -237,7 +296,10 @@ static void qla_dif_error_test(struct kunit *test)
 	}
 
 	KUNIT_ASSERT_EQ(test, scsi_get_lba(cmd), (sector_t)QLA_LBA);
+	/* What qla2x00_status_entry() made of the status before */
+	cmd->result = DID_ERROR << 16;
 	KUNIT_EXPECT_EQ(test, qla2x00_handle_dif_error(sp, sts), t->ret);
+	qla_dif_expect_logged(test, log, t);
 	KUNIT_EXPECT_EQ(test, host_byte(cmd->result), t->host);
 	KUNIT_EXPECT_EQ(test, get_status_byte(cmd),
 			t->sense ? SAM_STAT_CHECK_CONDITION : SAM_STAT_GOOD);

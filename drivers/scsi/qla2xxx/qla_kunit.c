@@ -29,7 +29,8 @@
 #include <linux/kthread.h>
 #include <linux/mempool.h>
 #include <trace/events/kmem.h>
-#include <trace/events/printk.h>
+
+#include "qla_kunit_log.h"
 
 /*
  * The DMA API's tracepoints came after 6.1, the older base of the
@@ -1210,121 +1211,6 @@ static void qla_test_cmd_release(struct kunit *test, struct qla_test_abort *a)
 }
 
 /*
- * The driver's debug messages of the async class (ql2xextended_error_logging,
- * the module parameter "logging", set to ql_dbg_async for the case): what
- * an administrator who turns them on reads, each with its message id.
- * The console tracepoint sees each printed line.
- */
-struct qla_test_log {
-	spinlock_t lock;	/* the tracepoint runs in any context */
-	size_t len;
-	char text[2048];
-};
-
-static void qla_test_console(void *data, const char *buf, size_t len)
-{
-	struct qla_test_log *log = data;
-	unsigned long flags;
-
-	if (!strnstr(buf, "qla2xxx [", len))
-		return;
-	spin_lock_irqsave(&log->lock, flags);
-	len = min(len, sizeof(log->text) - 1 - log->len);
-	memcpy(log->text + log->len, buf, len);
-	log->len += len;
-	spin_unlock_irqrestore(&log->lock, flags);
-}
-
-static void qla_test_log_stop(void *data)
-{
-	struct qla_test_log *log = data;
-
-	unregister_trace_console(qla_test_console, log);
-	tracepoint_synchronize_unregister();
-}
-
-/* A module parameter of the driver, set to @value until the case ends. */
-struct qla_test_param {
-	int *param;
-	int saved;
-};
-
-static void qla_test_param_restore(void *data)
-{
-	struct qla_test_param *p = data;
-
-	*p->param = p->saved;
-}
-
-static void qla_test_param_set(struct kunit *test, int *param, int value)
-{
-	struct qla_test_param *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->param = param;
-	p->saved = *param;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qla_test_param_restore, p), 0);
-	*param = value;
-}
-
-static struct qla_test_log *qla_test_log_start(struct kunit *test)
-{
-	struct qla_test_log *log = kunit_kzalloc(test, sizeof(*log), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, log);
-	spin_lock_init(&log->lock);
-	qla_test_param_set(test, &ql2xextended_error_logging, ql_dbg_async);
-	KUNIT_ASSERT_EQ(test, register_trace_console(qla_test_console, log), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qla_test_log_stop, log), 0);
-	return log;
-}
-
-static bool qla_test_logged(struct qla_test_log *log, const char *want)
-{
-	unsigned long flags;
-	bool found;
-
-	spin_lock_irqsave(&log->lock, flags);
-	log->text[log->len] = '\0';
-	found = strstr(log->text, want);
-	spin_unlock_irqrestore(&log->lock, flags);
-	return found;
-}
-
-/* ql_dbg() prints a message's id past the offset qla_dbg.c keeps, ql_dbg_offset. */
-#define QLA_TEST_DBG_OFFSET	0x800
-
-/*
- * A line of debug message @id saying @fmt was printed by the case's
- * task or one it waits for. (The timeout's own message, printed from the
- * timer's softirq, reaches the console but not, in these boots, this
- * tracepoint's probe: it is not looked for.)
- */
-static void qla_test_expect_line(struct kunit *test, struct qla_test_log *log, const char *want)
-{
-	unsigned long deadline = jiffies + HZ;
-
-	while (!qla_test_logged(log, want) && time_before(jiffies, deadline))
-		schedule_timeout_uninterruptible(1);
-	KUNIT_EXPECT_TRUE_MSG(test, qla_test_logged(log, want), "no \"%s\" in:\n%s", want,
-			      log->text);
-}
-
-static __printf(4, 5) void qla_test_expect_logged(struct kunit *test, struct qla_test_log *log,
-						  u16 id, const char *fmt, ...)
-{
-	char want[128];
-	va_list args;
-	int n;
-
-	n = scnprintf(want, sizeof(want), "]-%04x:0: ", id + QLA_TEST_DBG_OFFSET);
-	va_start(args, fmt);
-	vscnprintf(want + n, sizeof(want) - n, fmt, args);
-	va_end(args);
-	qla_test_expect_line(test, log, want);
-}
-
-/*
  * qla2x00_start_sp() of an SRB set up by qla2x00_init_async_sp(), with
  * ql2xenforce_iocb_limit at 2 (its default): the firmware's IOCBs (and
  * exchanges) it takes, for the queue pair and the adapter, and gives back
@@ -1366,7 +1252,7 @@ static void qla_start_sp_test(struct kunit *test)
 {
 	const struct qla_start_case *c = test->param_value;
 	struct qla_test_iocb *env = qla_test_iocb_env(test);
-	struct qla_test_log *log = qla_test_log_start(test);
+	struct qla_test_log *log = qla_test_log_start(test, ql_dbg_async);
 	srb_t *sp = qla_test_sp(test, env);
 	bool queued = !c->ret, timer;
 	unsigned long flags;
@@ -1452,7 +1338,7 @@ static void qla_sp_timeout_test(struct kunit *test)
 {
 	const struct qla_timeout_case *c = test->param_value;
 	struct qla_test_iocb *env = qla_test_iocb_env(test);
-	struct qla_test_log *log = qla_test_log_start(test);
+	struct qla_test_log *log = qla_test_log_start(test, ql_dbg_async);
 	struct qla_hw_data *ha = env->ha;
 	srb_t *sp = qla_test_sp(test, env);
 
@@ -1648,7 +1534,7 @@ static void qla_abort_race_test(struct kunit *test)
 	struct task_struct *waiter = NULL;
 	unsigned long deadline = jiffies + 10 * HZ;
 	unsigned long issued = jiffies;
-	struct qla_test_log *log = qla_test_log_start(test);
+	struct qla_test_log *log = qla_test_log_start(test, ql_dbg_async);
 	srb_t *abt;
 	u32 handle, abt_handle;
 	u16 abt_type;
