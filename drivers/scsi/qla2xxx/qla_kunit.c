@@ -1434,6 +1434,7 @@ struct qla_abort_case {
 	bool timer_running;	/* the answer while the timer runs */
 	bool nvme;		/* an NVMe command, on a port that waits for the ABTS */
 	bool abts_nowait;	/* ... with the module parameter ql2xabts_wait_nvme off */
+	bool no_cmd;		/* the abort's SRB without its command when answered */
 };
 
 static const struct qla_abort_case qla_abort_cases[] = {
@@ -1455,6 +1456,9 @@ static const struct qla_abort_case qla_abort_cases[] = {
 	{ .name = "wait, NVMe, refused", .wait = true, .status = CS_ABORTED, .nvme = true },
 	{ .name = "no wait, NVMe, ql2xabts_wait_nvme=0", .status = CS_COMPLETE, .nvme = true,
 	  .abts_nowait = true },
+	/* The answer reads the aborted command only through the abort's cmd_sp */
+	{ .name = "no wait, the abort's command gone: answered all the same",
+	  .status = CS_ABORTED, .no_cmd = true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(qla_abort, qla_abort_cases, name);
@@ -1574,6 +1578,8 @@ static void qla_abort_race_test(struct kunit *test)
 	qla_test_expect_logged(test, log, 0x507c, "Abort command issued - hdl=%x, type=%x",
 			       a->cmd->handle, a->cmd->type);
 
+	if (c->no_cmd)
+		abt->cmd_sp = NULL;
 	/* Its handle taken back, as the command's own completion would */
 	if (c->cmd_done_first)
 		env->req->outstanding_cmds[a->cmd->handle] = NULL;
