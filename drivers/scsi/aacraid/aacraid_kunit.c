@@ -17,6 +17,7 @@
 
 #include <kunit/test.h>
 #include <kunit/visibility.h>
+#include <linux/blk-mq.h>
 #include <linux/completion.h>
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
@@ -25,6 +26,8 @@
 #include <linux/kthread.h>
 #include <linux/pci.h>
 #include <linux/sched/task.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
 #include <trace/events/kmem.h>
 #include <trace/events/sched.h>
@@ -44,7 +47,37 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 /* Time the test waits for a thread to reach a point it always reaches. */
 #define AAC_TEST_WAIT	(10 * HZ)
 
-/* An aac_dev whose adapter_ops count their calls. */
+/* The FIBs a card logs, in the order it is sent them. */
+#define AAC_TEST_CARD_LOG	8
+
+/* One FIB a card was sent: its command and the first two words of its data. */
+struct aac_test_sent {
+	u16 command;
+	u32 word0, word1;
+};
+
+/*
+ * The card that a reset brings back (aac_test_card_init()), as far as the
+ * reset asks it things: it answers each FIB from a work item, as its
+ * interrupt would, through aac_intr_normal().
+ */
+struct aac_test_card {
+	struct work_struct work;
+	spinlock_t lock;	/* fib */
+	struct fib *fib;	/* sent, not answered yet */
+	u32 config_response;	/* CT_GET_CONFIG_STATUS's answer: ST_OK or not */
+	u32 config_action;	/* and its action */
+	u32 containers;		/* CT_GET_CONTAINER_COUNT's answer */
+	int nr_sent;
+	struct aac_test_sent sent[AAC_TEST_CARD_LOG];
+	int name_serves;	/* VM_NameServe and VM_NameServe64 FIBs */
+};
+
+/*
+ * An aac_dev whose adapter_ops count their calls. It is the hostdata of
+ * its SCSI host, as scsi_host_alloc() lays an adapter out: the container
+ * probe finds the aac_dev there.
+ */
 struct aac_test_dev {
 	struct aac_dev aac;
 	struct Scsi_Host *host;
@@ -62,6 +95,7 @@ struct aac_test_dev {
 	int init_ret;
 	int rescans;
 	void *irq_dev_id;	/* what the fake interrupt was requested with */
+	struct aac_test_card card;
 };
 
 static struct aac_test_dev *to_test_dev(struct aac_dev *aac)
@@ -105,13 +139,15 @@ static int aac_test_ioremap(struct aac_dev *aac, u32 size)
 static struct aac_test_dev *aac_test_dev_alloc(struct kunit *test)
 {
 	struct aac_test_dev *tdev;
-
-	tdev = kunit_kzalloc(test, sizeof(*tdev), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tdev);
+	struct Scsi_Host *host;
 
 	/* Only the fields the two paths read: no SCSI host is registered. */
-	tdev->host = kunit_kzalloc(test, sizeof(*tdev->host), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tdev->host);
+	BUILD_BUG_ON(offsetof(struct aac_test_dev, aac));
+	BUILD_BUG_ON(__alignof__(struct aac_test_dev) > __alignof__(unsigned long));
+	host = kunit_kzalloc(test, sizeof(*host) + sizeof(*tdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, host);
+	tdev = shost_priv(host);
+	tdev->host = host;
 	spin_lock_init(&tdev->host->default_lock);
 	tdev->host->host_lock = &tdev->host->default_lock;
 	tdev->host->can_queue = 4;
@@ -1016,11 +1052,137 @@ static void aac_reset_reinit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tdev->pdev.dev.coherent_dma_mask, c->coherent_mask);
 }
 
+/* What the card answers: its firmware's revision, and its buses. */
+#define AAC_TEST_KERNELREV	0x05020700
+#define AAC_TEST_BUSES		2
+#define AAC_TEST_TARGETS	8
+/* Its one container, the first: a volume (container_types[1]) of 4 GiB. */
+#define AAC_TEST_VOLUME		1
+#define AAC_TEST_CAPACITY	0x800000
+
+/* The answer to @fib, written over its data as the card's firmware does. */
+static void aac_test_card_reply(struct aac_test_card *card, struct fib *fib)
+{
+	struct hw_fib *hw_fib = fib->hw_fib_va;
+	__le32 *data = fib_data(fib);
+	u16 command = le16_to_cpu(hw_fib->header.Command);
+	u32 word0 = le32_to_cpu(data[0]), word1 = le32_to_cpu(data[1]);
+
+	if (card->nr_sent < AAC_TEST_CARD_LOG)
+		card->sent[card->nr_sent] = (struct aac_test_sent){ command, word0, word1 };
+	card->nr_sent++;
+	hw_fib->header.XferState |= cpu_to_le32(AdapterProcessed);
+
+	if (command == RequestAdapterInfo) {
+		struct aac_adapter_info *info = fib_data(fib);
+
+		info->kernelrev = cpu_to_le32(AAC_TEST_KERNELREV);
+	} else if (command != ContainerCommand) {
+		return;
+	} else if (word0 == VM_Ioctl) {
+		struct aac_bus_info_response *bus = fib_data(fib);
+
+		bus->Status = cpu_to_le32(ST_OK);
+		bus->BusCount = cpu_to_le32(AAC_TEST_BUSES);
+		bus->TargetsPerBus = cpu_to_le32(AAC_TEST_TARGETS);
+	} else if (word0 == VM_ContainerConfig && word1 == CT_GET_CONFIG_STATUS) {
+		struct aac_get_config_status_resp *status = fib_data(fib);
+
+		status->response = cpu_to_le32(card->config_response);
+		status->status = cpu_to_le32(CT_OK);
+		status->data.action = cpu_to_le32(card->config_action);
+	} else if (word0 == VM_ContainerConfig && word1 == CT_GET_CONTAINER_COUNT) {
+		struct aac_get_container_count_resp *count = fib_data(fib);
+
+		count->response = cpu_to_le32(ST_OK);
+		count->ContainerSwitchEntries = cpu_to_le32(card->containers);
+	} else if (word0 == VM_NameServe || word0 == VM_NameServe64) {
+		struct aac_query_mount *query = fib_data(fib);
+		struct aac_mount *mount = fib_data(fib);
+		bool present = !le32_to_cpu(query->count);
+
+		card->name_serves++;
+		memset(mount, 0, sizeof(*mount));
+		mount->status = cpu_to_le32(ST_OK);
+		mount->type = cpu_to_le32(FT_FILESYS);
+		mount->count = cpu_to_le32(present);
+		if (present) {
+			mount->mnt[0].vol = cpu_to_le32(AAC_TEST_VOLUME);
+			mount->mnt[0].capacity = cpu_to_le32(AAC_TEST_CAPACITY);
+		}
+	}
+}
+
+/* The card's interrupt: the FIB sent last is answered. */
+static void aac_test_card_work(struct work_struct *work)
+{
+	struct aac_test_card *card = container_of(work, struct aac_test_card, work);
+	struct aac_dev *aac = &container_of(card, struct aac_test_dev, card)->aac;
+	unsigned long flags;
+	struct fib *fib;
+
+	spin_lock_irqsave(&card->lock, flags);
+	fib = card->fib;
+	card->fib = NULL;
+	spin_unlock_irqrestore(&card->lock, flags);
+	if (!fib)
+		return;
+	aac_test_card_reply(card, fib);
+	local_irq_save(flags);
+	aac_intr_normal(aac, fib - aac->fibs, 0, 0, NULL);
+	local_irq_restore(flags);
+}
+
+/* adapter_deliver: the card takes one FIB at a time, as the reset sends them. */
+static int aac_test_card_deliver(struct fib *fib)
+{
+	struct aac_dev *aac = fib->dev;
+	struct aac_test_card *card = &to_test_dev(aac)->card;
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&card->lock, flags);
+	if (card->fib)
+		ret = -EBUSY;
+	else
+		card->fib = fib;
+	spin_unlock_irqrestore(&card->lock, flags);
+	if (ret)
+		return ret;
+	atomic_inc(&aac->queues->queue[AdapNormCmdQueue].numpending);
+	queue_work(system_wq, &card->work);
+	return 0;
+}
+
+static void aac_test_card_stop(void *data)
+{
+	cancel_work_sync(data);
+}
+
+/* A card that comes back and answers: its settings, and its FIBs answered. */
+static void aac_test_card_start(struct kunit *test, struct aac_test_dev *tdev)
+{
+	struct aac_test_card *card = &tdev->card;
+
+	spin_lock_init(&card->lock);
+	INIT_WORK(&card->work, aac_test_card_work);
+	card->config_response = ST_OK;
+	card->config_action = CFACT_CONTINUE;
+	card->containers = MAXIMUM_NUM_CONTAINERS;
+	/* Healthy: aac_fib_send() asks while it waits for the first answer */
+	tdev->check_health_ret = 0;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_card_stop,
+							   &card->work));
+}
+
 /*
- * The card's init, where no card answers: it counts, and marks an AIF
- * thread present, so that the command thread the reset starts again
- * (the real aac_command_thread()) returns at once, as it does for a
- * second thread of an adapter, instead of waiting on queues no card set up.
+ * The card's init: it counts, and marks an AIF thread present, so that
+ * the command thread the reset starts again (the real aac_command_thread())
+ * returns at once, as it does for a second thread of an adapter, instead
+ * of waiting on queues no card set up. An init that succeeds sets up what
+ * the card type's init would for FIBs: the queues, the FIB pool
+ * (aac_fib_setup()), the delivery to the card (aac_test_card_deliver()),
+ * and a raw I/O interface, which leaves the S/G limits to the quirks.
  */
 static int aac_test_init(struct aac_dev *aac)
 {
@@ -1028,7 +1190,14 @@ static int aac_test_init(struct aac_dev *aac)
 
 	tdev->init_calls++;
 	aac->aif_thread = 1;
-	return tdev->init_ret;
+	if (tdev->init_ret)
+		return tdev->init_ret;
+	aac->queues = kzalloc(sizeof(*aac->queues), GFP_KERNEL);
+	if (!aac->queues)
+		return -ENOMEM;
+	aac->a_ops.adapter_deliver = aac_test_card_deliver;
+	aac->raw_io_interface = 1;
+	return aac_fib_setup(aac);
 }
 
 struct aac_test_ident {
@@ -1060,10 +1229,10 @@ static void aac_test_rescan_cancel(void *data)
  * A reset whose adapter comes back and whose init succeeds (the card
  * type's init replaced by aac_test_init() for the case): the command
  * thread started again, the S/G limits of the card's quirks (and the
- * largest transfer they allow), a bus rescan scheduled; an init that
- * fails starts nothing and schedules nothing. The adapter's info, its
- * configuration and containers are asked for through FIBs, which no card
- * answers here (aac_fib_alloc() finds none free).
+ * largest transfer they allow), the card asked for its info, its
+ * configuration (committed) and its containers (aac_test_expect_asked()),
+ * a bus rescan scheduled; an init that fails, or a thread that does not
+ * start, asks nothing and schedules nothing.
  */
 struct aac_comeback_case {
 	const char *name;
@@ -1133,6 +1302,187 @@ static struct aac_test_exit *aac_test_exit_watch(struct kunit *test)
 	return w;
 }
 
+/*
+ * A command in flight on the adapter's host when it is reset: the host's
+ * tag set, a queue on it and one request started, whose SCSI command the
+ * reset completes (scsi_host_complete_all_commands()) through the tag
+ * set's complete op. One the reset leaves in flight is ended at the end
+ * of the case.
+ */
+struct aac_test_cmd {
+	struct Scsi_Host *host;
+	struct scsi_device sdev;
+	struct request_queue *q;
+	struct request *rq;
+	struct completion done;
+	int result;		/* the command's, when it was completed */
+};
+
+static blk_status_t aac_test_queue_rq(struct blk_mq_hw_ctx *hctx,
+				      const struct blk_mq_queue_data *bd)
+{
+	struct scsi_cmnd *cmd = blk_mq_rq_to_pdu(bd->rq);
+	struct aac_test_cmd *c = hctx->queue->queuedata;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->device = &c->sdev;
+	cmd->submitter = SUBMITTED_BY_BLOCK_LAYER;
+	blk_mq_start_request(bd->rq);
+	return BLK_STS_OK;
+}
+
+static void aac_test_complete_rq(struct request *rq)
+{
+	struct aac_test_cmd *c = rq->q->queuedata;
+
+	c->result = ((struct scsi_cmnd *)blk_mq_rq_to_pdu(rq))->result;
+	c->rq = NULL;
+	blk_mq_end_request(rq, BLK_STS_OK);
+	complete(&c->done);
+}
+
+static const struct blk_mq_ops aac_test_mq_ops = {
+	.queue_rq = aac_test_queue_rq,
+	.complete = aac_test_complete_rq,
+};
+
+static void aac_test_cmd_release(void *data)
+{
+	struct aac_test_cmd *c = data;
+
+	if (c->q) {
+		if (c->rq && !wait_for_completion_timeout(&c->done, HZ / 10))
+			blk_mq_end_request(c->rq, BLK_STS_IOERR);
+		blk_mq_destroy_queue(c->q);
+		blk_put_queue(c->q);
+	}
+	blk_mq_free_tag_set(&c->host->tag_set);
+}
+
+static struct aac_test_cmd *aac_test_cmd_start(struct kunit *test, struct aac_test_dev *tdev)
+{
+	struct aac_test_cmd *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct blk_mq_tag_set *set = &tdev->host->tag_set;
+	struct request_queue *q;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->host = tdev->host;
+	c->sdev.host = tdev->host;
+	init_completion(&c->done);
+	set->ops = &aac_test_mq_ops;
+	set->nr_hw_queues = 1;
+	set->queue_depth = 2;
+	set->numa_node = NUMA_NO_NODE;
+	set->cmd_size = sizeof(struct scsi_cmnd);
+	KUNIT_ASSERT_EQ(test, blk_mq_alloc_tag_set(set), 0);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_cmd_release, c));
+	/*
+	 * blk_mq_alloc_queue() came in v6.9 and replaced blk_mq_init_queue();
+	 * the queue features (BLK_FEAT_*) came after it, in v6.11.
+	 */
+#ifdef BLK_FEAT_WRITE_CACHE
+	q = blk_mq_alloc_queue(set, NULL, c);
+#else
+	q = blk_mq_init_queue(set);
+	if (!IS_ERR(q))
+		q->queuedata = c;
+#endif
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, q);
+	c->q = q;
+	c->rq = blk_mq_alloc_request(q, REQ_OP_DRV_IN, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c->rq);
+	blk_execute_rq_nowait(c->rq, false);
+	return c;
+}
+
+/* The command in flight: completed by the reset with @host_byte, or not. */
+static void aac_test_expect_cmd(struct kunit *test, struct aac_test_cmd *c, bool completed,
+				int host_byte)
+{
+	if (!completed) {
+		KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&c->done, HZ / 10), 0UL);
+		return;
+	}
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&c->done, AAC_TEST_WAIT), 0UL);
+	KUNIT_EXPECT_EQ(test, c->result, host_byte << 16);
+}
+
+/*
+ * A reset of a card of type @cardtype (whose init is @init) that comes
+ * back: its init replaced by aac_test_init(), its rescan counted, and
+ * its FIBs answered (aac_test_card_start()).
+ */
+static struct aac_test_thread *aac_test_comeback_setup(struct kunit *test,
+						       struct aac_test_dev *tdev, int cardtype,
+						       int (*init)(struct aac_dev *dev),
+						       bool from_thread)
+{
+	struct aac_dev *aac = &tdev->aac;
+	struct aac_test_ident *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	saved->ident = aac_get_driver_ident(cardtype);
+	saved->init = saved->ident->init;
+	KUNIT_ASSERT_PTR_EQ(test, (void *)saved->init, (void *)init);
+	saved->ident->init = aac_test_init;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_ident_restore, saved));
+	INIT_DELAYED_WORK(&aac->src_reinit_aif_worker, aac_test_rescan);
+	ret = kunit_add_action_or_reset(test, aac_test_rescan_cancel, &aac->src_reinit_aif_worker);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	aac->name = AAC_TEST_CMD_THREAD;
+	/* Before the thread, which may reset at once */
+	aac_test_card_start(test, tdev);
+	return aac_test_reinit_setup(test, tdev, cardtype, true, from_thread);
+}
+
+/*
+ * What the reset asked the card that came back, in order: its info
+ * (aac_get_adapter_info(): the adapter's, then its buses), its
+ * configuration's status, the commit when @committed
+ * (aac_get_config_status()), the number of its containers, then a query
+ * of each container (aac_get_containers()): two for each container but
+ * the first, which the card has (VM_NameServe, then VM_NameServe64). And
+ * what the answers set: the adapter's info, its buses and targets, and
+ * @containers containers, the first of them valid.
+ */
+static void aac_test_expect_asked(struct kunit *test, struct aac_test_dev *tdev,
+				  bool committed, int containers)
+{
+	const struct aac_test_sent sent[] = {
+		{ RequestAdapterInfo, 0, 0 },
+		{ ContainerCommand, VM_Ioctl, FT_DRIVE },
+		{ ContainerCommand, VM_ContainerConfig, CT_GET_CONFIG_STATUS },
+		{ ContainerCommand, VM_ContainerConfig, CT_COMMIT_CONFIG },
+		{ ContainerCommand, VM_ContainerConfig, CT_GET_CONTAINER_COUNT },
+		{ ContainerCommand, VM_NameServe, FT_FILESYS },
+	};
+	const struct aac_test_card *card = &tdev->card;
+	struct aac_dev *aac = &tdev->aac;
+	int i, j = 0;
+
+	KUNIT_EXPECT_EQ(test, card->nr_sent, ARRAY_SIZE(sent) - !committed + 2 * containers - 2);
+	KUNIT_EXPECT_EQ(test, card->name_serves, 2 * containers - 1);
+	for (i = 0; i < ARRAY_SIZE(sent) && j < card->nr_sent; i++) {
+		if (!committed && sent[i].word1 == CT_COMMIT_CONFIG)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, card->sent[j].command, sent[i].command, "FIB %d", j);
+		KUNIT_EXPECT_EQ_MSG(test, card->sent[j].word0, sent[i].word0, "FIB %d", j);
+		KUNIT_EXPECT_EQ_MSG(test, card->sent[j].word1, sent[i].word1, "FIB %d", j);
+		j++;
+	}
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(aac->adapter_info.kernelrev), AAC_TEST_KERNELREV);
+	KUNIT_EXPECT_EQ(test, aac->maximum_num_channels, AAC_TEST_BUSES);
+	KUNIT_EXPECT_EQ(test, aac->maximum_num_physicals, AAC_TEST_TARGETS);
+	KUNIT_EXPECT_EQ(test, aac->maximum_num_containers, containers);
+	KUNIT_ASSERT_NOT_NULL(test, aac->fsa_dev);
+	KUNIT_EXPECT_EQ(test, aac->fsa_dev[0].valid, 1);
+	KUNIT_EXPECT_EQ(test, aac->fsa_dev[0].type, AAC_TEST_VOLUME);
+	KUNIT_EXPECT_EQ(test, aac->fsa_dev[0].size, AAC_TEST_CAPACITY);
+	for (i = 1; i < containers; i++)
+		KUNIT_EXPECT_EQ_MSG(test, aac->fsa_dev[i].valid, 0, "container %d", i);
+}
+
 KUNIT_ARRAY_PARAM_DESC(aac_comeback, aac_comeback_cases, name);
 
 static void aac_reset_comeback_test(struct kunit *test)
@@ -1140,25 +1490,15 @@ static void aac_reset_comeback_test(struct kunit *test)
 	const struct aac_comeback_case *c = test->param_value;
 	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
 	struct aac_dev *aac = &tdev->aac;
-	struct aac_test_ident *saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
 	struct aac_test_exit *exit = aac_test_exit_watch(test);
+	struct aac_test_cmd *cmd = aac_test_cmd_start(test, tdev);
 	struct aac_test_thread *t;
 	int ret;
 
-	KUNIT_ASSERT_NOT_NULL(test, saved);
-	saved->ident = aac_get_driver_ident(c->cardtype);
-	saved->init = saved->ident->init;
-	KUNIT_ASSERT_PTR_EQ(test, (void *)saved->init, (void *)c->init);
-	saved->ident->init = aac_test_init;
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_ident_restore, saved));
-	INIT_DELAYED_WORK(&aac->src_reinit_aif_worker, aac_test_rescan);
-	ret = kunit_add_action_or_reset(test, aac_test_rescan_cancel, &aac->src_reinit_aif_worker);
-	KUNIT_ASSERT_EQ(test, ret, 0);
 	tdev->init_ret = c->init_ret;
 	tdev->host->sg_tablesize = c->sg_before;
 	tdev->host->max_sectors = AAC_TEST_MAX_SECTORS;
-	aac->name = AAC_TEST_CMD_THREAD;
-	t = aac_test_reinit_setup(test, tdev, c->cardtype, true, c->from_thread);
+	t = aac_test_comeback_setup(test, tdev, c->cardtype, c->init, c->from_thread);
 	if (c->from_thread) {
 		/* As aac_check_health() from the thread: no host lock, no thread stopped */
 		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&t->reset_done,
@@ -1171,6 +1511,8 @@ static void aac_reset_comeback_test(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, delayed_work_pending(&aac->src_reinit_aif_worker));
 		KUNIT_EXPECT_EQ(test, tdev->host->sg_tablesize, c->sg_after);
 		KUNIT_EXPECT_EQ(test, tdev->host->max_sectors, c->max_sectors_after);
+		aac_test_expect_asked(test, tdev, true, MAXIMUM_NUM_CONTAINERS);
+		aac_test_expect_cmd(test, cmd, true, DID_RESET);
 		return;
 	}
 
@@ -1205,6 +1547,70 @@ static void aac_reset_comeback_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tdev->host->sg_tablesize, c->sg_after);
 	KUNIT_EXPECT_EQ(test, tdev->host->max_sectors, c->max_sectors_after);
 	KUNIT_EXPECT_EQ(test, tdev->rescans, 0);
+	if (c->ret)
+		KUNIT_EXPECT_EQ(test, tdev->card.nr_sent, 0);
+	else
+		aac_test_expect_asked(test, tdev, true, MAXIMUM_NUM_CONTAINERS);
+	aac_test_expect_cmd(test, cmd, !c->ret, DID_RESET);
+}
+
+/*
+ * What a reset's answers from the card change: the configuration is
+ * committed when the card says it can go on or pause, whatever the
+ * commit= parameter says, not when it says abort or refuses the
+ * question; at least MAXIMUM_NUM_CONTAINERS containers are probed, more
+ * if the card has more.
+ */
+struct aac_asked_case {
+	const char *name;
+	u32 config_response, config_action;
+	int commit;		/* the commit= parameter (aac_commit) */
+	u32 containers;		/* the card says */
+	bool committed;
+	int probed;		/* containers */
+};
+
+static const struct aac_asked_case aac_asked_cases[] = {
+	{ "configuration to go on: committed", ST_OK, CFACT_CONTINUE, -1, 32, true, 32 },
+	{ "configuration paused: committed", ST_OK, CFACT_PAUSE, -1, 32, true, 32 },
+	{ "configuration to abort: not committed", ST_OK, CFACT_ABORT, -1, 32, false, 32 },
+	{ "status refused: not committed", ST_PERM, CFACT_CONTINUE, -1, 32, false, 32 },
+	{ "commit=0: committed all the same", ST_OK, CFACT_CONTINUE, 0, 32, true, 32 },
+	{ "commit=1, configuration to abort: not committed", ST_OK, CFACT_ABORT, 1, 32, false,
+	  32 },
+	{ "40 containers: 40 probed", ST_OK, CFACT_CONTINUE, -1, 40, true, 40 },
+	{ "33 containers: 33 probed", ST_OK, CFACT_CONTINUE, -1, 33, true, 33 },
+	{ "8 containers: 32 probed", ST_OK, CFACT_CONTINUE, -1, 8, true, 32 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(aac_asked, aac_asked_cases, name);
+
+static void aac_test_commit_restore(void *data)
+{
+	aac_commit = (long)data;
+}
+
+static void aac_reset_asks_card_test(struct kunit *test)
+{
+	const struct aac_asked_case *c = test->param_value;
+	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
+	struct aac_test_exit *exit = aac_test_exit_watch(test);
+	int ret;
+
+	ret = kunit_add_action_or_reset(test, aac_test_commit_restore, (void *)(long)aac_commit);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	aac_commit = c->commit;
+	aac_test_comeback_setup(test, tdev, 20, aac_rkt_init, false);
+	tdev->card.config_response = c->config_response;
+	tdev->card.config_action = c->config_action;
+	tdev->card.containers = c->containers;
+
+	KUNIT_EXPECT_EQ(test, aac_test_reset(&tdev->aac), 0);
+
+	aac_test_expect_asked(test, tdev, c->committed, c->probed);
+	/* The command thread started again, which exits at once */
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&exit->done, AAC_TEST_WAIT), 0UL);
+	tdev->aac.thread = NULL;
 }
 
 static struct kunit_case aacraid_thread_test_cases[] = {
@@ -1221,6 +1627,7 @@ static struct kunit_case aacraid_thread_test_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(aac_reset_reinit_test, aac_reinit_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(aac_reset_comeback_test, aac_comeback_gen_params),
+	KUNIT_CASE_PARAM(aac_reset_asks_card_test, aac_asked_gen_params),
 	{}
 };
 
