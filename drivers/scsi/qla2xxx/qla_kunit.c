@@ -28,6 +28,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/kthread.h>
 #include <linux/mempool.h>
+#include <linux/sched/task.h>
 #include <trace/events/kmem.h>
 
 #include "qla_kunit_log.h"
@@ -1276,23 +1277,87 @@ static void qla_start_sp_test(struct kunit *test)
 /*
  * qla2x00_sp_timeout() runs the SRB's timeout, drops the timer's
  * reference, and, when the adapter's registers read all ones (the PCI
- * link gone), says so (0x9008) and puts the adapter into EEH recovery:
- * a chip reset counted and the queue pairs offline. It runs here in the
- * case's task, as the abort cases run it: qla_pci_error_cleanup() takes
- * a mutex, which the timer's softirq may not.
+ * link gone), says so (0x9008) and hands the EEH recovery to the DPC
+ * thread (DO_EEH_RECOVERY, the thread woken), unless the adapter is in it
+ * already: it is a timer callback, and qla_pci_set_eeh_busy() takes a
+ * mutex. Nothing of the recovery happens in the callback: no chip reset
+ * counted, the queue pairs online. One row fires the real timer, in
+ * softirq context; the debug leg (CONFIG_DEBUG_ATOMIC_SLEEP) reports
+ * whatever sleeps there.
  */
 struct qla_timeout_case {
 	const char *name;
 	u32 host_status;	/* what the status register reads */
+	bool eeh_busy;		/* the adapter in EEH recovery already */
+	bool softirq;		/* the timer fired, else run from the case's task */
 	bool disconnect;	/* seen as disconnected */
+	bool handed;		/* DO_EEH_RECOVERY set, the DPC thread woken */
 };
 
 static const struct qla_timeout_case qla_timeout_cases[] = {
-	{ "registers read: nothing more", 0, false },
-	{ "registers read all ones: disconnected, EEH busy", ISP_REG_DISCONNECT, true },
+	{ "registers read: nothing more", 0, false, false, false, false },
+	{ "registers read all ones: the DPC thread recovers", ISP_REG_DISCONNECT, false, false,
+	  true, true },
+	{ "all ones, in EEH recovery already: nothing handed", ISP_REG_DISCONNECT, true, false,
+	  true, false },
+	{ "all ones, the timer fired: the DPC thread recovers", ISP_REG_DISCONNECT, false, true,
+	  true, true },
+	{ "registers read, the timer fired: nothing more", 0, false, true, false, false },
 };
 
 KUNIT_ARRAY_PARAM_DESC(qla_timeout, qla_timeout_cases, name);
+
+/* The adapter's DPC thread: it counts its wake-ups. */
+struct qla_test_dpc {
+	struct qla_hw_data *ha;
+	struct task_struct *task;
+	atomic_t wakeups;
+};
+
+static int qla_test_dpc_fn(void *data)
+{
+	struct qla_test_dpc *dpc = data;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+		atomic_inc(&dpc->wakeups);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void qla_test_dpc_stop(void *data)
+{
+	struct qla_test_dpc *dpc = data;
+
+	dpc->ha->dpc_thread = NULL;
+	kthread_stop(dpc->task);
+	put_task_struct(dpc->task);
+}
+
+/* Starts the adapter's DPC thread and waits until it sleeps. */
+static struct qla_test_dpc *qla_test_dpc_start(struct kunit *test, struct qla_hw_data *ha)
+{
+	struct qla_test_dpc *dpc = kunit_kzalloc(test, sizeof(*dpc), GFP_KERNEL);
+	struct task_struct *task;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, dpc);
+	dpc->ha = ha;
+	task = kthread_run(qla_test_dpc_fn, dpc, "qla_kunit_dpc");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+	get_task_struct(task);
+	dpc->task = task;
+	ha->dpc_thread = task;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, qla_test_dpc_stop, dpc));
+	for (i = 0; i < 10 * HZ && READ_ONCE(task->__state) != TASK_INTERRUPTIBLE; i++)
+		schedule_timeout_uninterruptible(1);
+	KUNIT_ASSERT_EQ(test, READ_ONCE(task->__state), TASK_INTERRUPTIBLE);
+	return dpc;
+}
 
 static void qla_sp_timeout_test(struct kunit *test)
 {
@@ -1301,8 +1366,12 @@ static void qla_sp_timeout_test(struct kunit *test)
 	struct qla_test_log *log = qla_test_log_start(test, ql_dbg_async);
 	struct qla_hw_data *ha = env->ha;
 	srb_t *sp = qla_test_sp(test, env);
+	struct timer_list *timer = &sp->u.iocb_cmd.timer;
+	struct qla_test_dpc *dpc;
+	unsigned long deadline;
+	bool handed;
 
-	/* What qla_pci_error_cleanup() goes through: no port, no vport */
+	/* What qla_pci_error_cleanup() would go through: no port, no vport */
 	spin_lock_init(&env->vha->work_lock);
 	INIT_LIST_HEAD(&env->vha->qp_list);
 	INIT_LIST_HEAD(&env->vha->vp_fcports);
@@ -1311,19 +1380,39 @@ static void qla_sp_timeout_test(struct kunit *test)
 	INIT_LIST_HEAD(&ha->vp_list);
 	ha->isp_type = DT_ISP2422;
 	ha->chip_reset = 7;
+	ha->flags.eeh_busy = c->eeh_busy;
 	env->qpair->online = 1;
 	writel(c->host_status, &ha->iobase->isp24.host_status);
+	dpc = qla_test_dpc_start(test, ha);
 
 	qla_test_init_sp(test, sp, 60);
 	kref_get(&sp->cmd_kref);	/* ref: TMR, as qla2x00_start_sp() takes it */
-	qla_test_run_timer(sp);
+	if (c->softirq) {
+		mod_timer(timer, jiffies);
+		deadline = jiffies + 10 * HZ;
+		while (!atomic_read(&env->timeout_calls) && time_before(jiffies, deadline))
+			schedule_timeout_uninterruptible(1);
+		/* Until the callback has returned */
+		del_timer_sync(timer);
+	} else {
+		qla_test_run_timer(sp);
+	}
 
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->timeout_calls), 1);
 	KUNIT_EXPECT_EQ(test, kref_read(&sp->cmd_kref), 1);
-	KUNIT_EXPECT_EQ(test, !!ha->flags.eeh_busy, c->disconnect);
-	KUNIT_EXPECT_EQ(test, ha->chip_reset, 7 + c->disconnect);
-	KUNIT_EXPECT_EQ(test, env->qpair->chip_reset, c->disconnect ? 8 : 0);
-	KUNIT_EXPECT_EQ(test, !!env->qpair->online, !c->disconnect);
+	handed = test_bit(DO_EEH_RECOVERY, &env->vha->dpc_flags);
+	KUNIT_EXPECT_EQ(test, handed, c->handed);
+	if (handed) {
+		/* Woken at once: it has run within two seconds */
+		deadline = jiffies + 2 * HZ;
+		while (!atomic_read(&dpc->wakeups) && time_before(jiffies, deadline))
+			schedule_timeout_uninterruptible(1);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&dpc->wakeups), c->handed);
+	KUNIT_EXPECT_EQ(test, !!ha->flags.eeh_busy, c->eeh_busy);
+	KUNIT_EXPECT_EQ(test, ha->chip_reset, 7);
+	KUNIT_EXPECT_EQ(test, env->qpair->chip_reset, 0);
+	KUNIT_EXPECT_TRUE(test, env->qpair->online);
 	if (c->disconnect)
 		qla_test_expect_line(test, log, "]-9008:0: PCI/Register disconnect.");
 	else
