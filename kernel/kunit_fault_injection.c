@@ -59,7 +59,11 @@ struct kunit_fault_setting {
 	const char *file;
 	enum kunit_fault_type type;
 	unsigned long value;
+	u32 **keep;		/* a U32 a walk changes: where its address is kept */
 };
+
+/* fail_page_alloc's min-order, which a walk lowers while it runs. */
+static u32 *kunit_fault_page_order;
 
 /*
  * Above any page order: MAX_PAGE_ORDER (v6.8) is the largest order;
@@ -96,7 +100,8 @@ static const struct kunit_fault_setting kunit_fault_settings[] __initconst = {
 	{ "failslab", "times", KUNIT_FAULT_ATOMIC, -1 },
 #ifdef CONFIG_FAIL_PAGE_ALLOC
 	{ "fail_page_alloc", "ignore-gfp-wait", KUNIT_FAULT_BOOL, 0 },
-	{ "fail_page_alloc", "min-order", KUNIT_FAULT_U32, KUNIT_FAULT_PAGE_ORDER_NONE },
+	{ "fail_page_alloc", "min-order", KUNIT_FAULT_U32, KUNIT_FAULT_PAGE_ORDER_NONE,
+	  &kunit_fault_page_order },
 	{ "fail_page_alloc", "verbose", KUNIT_FAULT_ULONG, 0 },
 	{ "fail_page_alloc", "task-filter", KUNIT_FAULT_BOOL, 1 },
 	{ "fail_page_alloc", "probability", KUNIT_FAULT_ULONG, 100 },
@@ -104,39 +109,35 @@ static const struct kunit_fault_setting kunit_fault_settings[] __initconst = {
 #endif
 };
 
-/* fail_page_alloc's min-order, which a walk lowers while it runs. */
-static u32 *kunit_fault_page_order;
-
-static int __init kunit_fault_set(const char *dir, const char *file,
-				  enum kunit_fault_type type, unsigned long value)
+static int __init kunit_fault_set(const struct kunit_fault_setting *s)
 {
-	struct dentry *d = debugfs_lookup(dir, NULL);
+	struct dentry *d = debugfs_lookup(s->dir, NULL);
 	struct dentry *f;
 	void *data;
 
 	if (!d)
 		return -ENOENT;
-	f = debugfs_lookup(file, d);
+	f = debugfs_lookup(s->file, d);
 	dput(d);
 	if (!f)
 		return -ENOENT;
 	data = d_inode(f)->i_private;
-	switch (type) {
+	switch (s->type) {
 	case KUNIT_FAULT_BOOL:
-		WRITE_ONCE(*(bool *)data, value);
+		WRITE_ONCE(*(bool *)data, s->value);
 		break;
 	case KUNIT_FAULT_U32:
-		WRITE_ONCE(*(u32 *)data, value);
+		WRITE_ONCE(*(u32 *)data, s->value);
+		if (s->keep)
+			*s->keep = data;
 		break;
 	case KUNIT_FAULT_ULONG:
-		WRITE_ONCE(*(unsigned long *)data, value);
+		WRITE_ONCE(*(unsigned long *)data, s->value);
 		break;
 	case KUNIT_FAULT_ATOMIC:
-		atomic_set(data, (int)value);
+		atomic_set(data, (int)s->value);
 		break;
 	}
-	if (!strcmp(dir, "fail_page_alloc") && !strcmp(file, "min-order"))
-		kunit_fault_page_order = data;
 	dput(f);
 	return 0;
 }
@@ -146,8 +147,7 @@ static int __init kunit_fault_injection_init(void)
 	int i, err;
 
 	for (i = 0; i < ARRAY_SIZE(kunit_fault_settings); i++) {
-		err = kunit_fault_set(kunit_fault_settings[i].dir, kunit_fault_settings[i].file,
-				      kunit_fault_settings[i].type, kunit_fault_settings[i].value);
+		err = kunit_fault_set(&kunit_fault_settings[i]);
 		if (err) {
 			pr_err("kunit: fault injection: no debugfs file %s/%s: %d\n",
 			       kunit_fault_settings[i].dir, kunit_fault_settings[i].file, err);

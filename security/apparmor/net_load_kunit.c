@@ -709,8 +709,8 @@ struct aa_load_nth_case {
 	unsigned int copies;	/* of the blob, one after the other (0: one) */
 	int first_err;		/* what a failed first allocation returns (0: any) */
 	size_t cut;		/* bytes dropped from the end: the load fails anyway */
-	size_t noise;		/* not @blob: net_bare with this much noise as data */
-	size_t zeros;		/* not @blob: net_bare with this many zeros as data */
+	size_t bare;		/* not @blob: net_bare with this much data, ... */
+	bool noise;		/* ... of noise, else of zeros */
 	bool from_nth;		/* every allocation from the nth on fails */
 	unsigned int page_order;	/* pages from this order up fail too (0: none) */
 };
@@ -740,11 +740,11 @@ static const struct aa_load_nth_case aa_load_nth_cases[] = {
 	  { false, true, 3 } },
 	{ "all three", net_ns_a_blob, sizeof(net_ns_a_blob), { true, true, 9 }, "ns_a" },
 	{ "export_binary=1, level 3, a blob that does not compress", NULL, 0, { false, true, 3 },
-	  .noise = SZ_32K },
+	  .bare = SZ_32K, .noise = true },
 	{ "export_binary=1, level 3, compressed from past KMALLOC_MAX_SIZE", NULL, 0,
-	  { false, true, 3 }, .zeros = KMALLOC_MAX_SIZE },
+	  { false, true, 3 }, .bare = KMALLOC_MAX_SIZE },
 	{ "export_binary=1, level 3, memory runs out, large pages too", NULL, 0,
-	  { false, true, 3 }, .zeros = SZ_64K, .from_nth = true, .page_order = 4 },
+	  { false, true, 3 }, .bare = SZ_64K, .from_nth = true, .page_order = 4 },
 	{ "no parameters, memory runs out", net_inet_stream_blob, sizeof(net_inet_stream_blob),
 	  { false, false, 0 }, .from_nth = true },
 };
@@ -872,8 +872,8 @@ static void aa_load_fail_nth_test(struct kunit *test)
 	unsigned int i;
 	u8 *blob;
 
-	if (t->noise || t->zeros)
-		one = aa_kunit_bare_data(test, t->noise ?: t->zeros, t->noise, &size);
+	if (t->bare)
+		one = aa_kunit_bare_data(test, t->bare, t->noise, &size);
 	blob = aa_kunit_vzalloc(test, size * w.profiles);
 	for (i = 0; i < w.profiles; i++)
 		memcpy(blob + i * size, one, size);
