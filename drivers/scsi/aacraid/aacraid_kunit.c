@@ -96,6 +96,7 @@ struct aac_test_dev {
 	int rescans;
 	void *irq_dev_id;	/* what the fake interrupt was requested with */
 	struct aac_test_card card;
+	bool no_card;		/* the init sets up no FIBs: it allocates nothing */
 };
 
 static struct aac_test_dev *to_test_dev(struct aac_dev *aac)
@@ -1190,7 +1191,7 @@ static int aac_test_init(struct aac_dev *aac)
 
 	tdev->init_calls++;
 	aac->aif_thread = 1;
-	if (tdev->init_ret)
+	if (tdev->init_ret || tdev->no_card)
 		return tdev->init_ret;
 	aac->queues = kzalloc(sizeof(*aac->queues), GFP_KERNEL);
 	if (!aac->queues)
@@ -1517,9 +1518,14 @@ static void aac_reset_comeback_test(struct kunit *test)
 	}
 
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
-	/* The reset's first allocation is the new thread's (kthread_create()) */
-	if (c->no_thread_memory)
+	/*
+	 * The reset's first allocation is then the new thread's
+	 * (kthread_create()): the card's init sets up no FIBs.
+	 */
+	if (c->no_thread_memory) {
+		tdev->no_card = true;
 		current->fail_nth = 1;
+	}
 #endif
 	ret = aac_test_reset(aac);
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
