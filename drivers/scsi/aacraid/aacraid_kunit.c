@@ -57,7 +57,7 @@ struct aac_test_sent {
 };
 
 /*
- * The card that a reset brings back (aac_test_card_init()), as far as the
+ * The card that a reset brings back (aac_test_init()), as far as the
  * reset asks it things: it answers each FIB from a work item, as its
  * interrupt would, through aac_intr_normal().
  */
