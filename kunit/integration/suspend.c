@@ -57,7 +57,6 @@
 
 struct clocks {
 	double mono, boot, real, active;
-	clock_t ticks;		/* the jiffies, in USER_HZ ticks */
 	long cpus;		/* online */
 };
 
@@ -72,9 +71,6 @@ static double now(clockid_t id)
 
 static void read_clocks(struct clocks *c)
 {
-	struct tms t;
-
-	c->ticks = times(&t);
 	c->mono = now(CLOCK_MONOTONIC);
 	c->boot = now(CLOCK_BOOTTIME);
 	c->real = now(CLOCK_REALTIME);

@@ -941,22 +941,27 @@ static const struct qla_race_case qla_race_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(qla_race, qla_race_cases, name);
 
+/* Waits up to @timeout jiffies for @v to be non-zero; returns it. */
+static int qla_test_wait_atomic(atomic_t *v, unsigned long timeout)
+{
+	unsigned long deadline = jiffies + timeout;
+
+	while (!atomic_read(v) && time_before(jiffies, deadline))
+		schedule_timeout_uninterruptible(1);
+	return atomic_read(v);
+}
+
 static void qla_timeout_completion_race_test(struct kunit *test)
 {
 	const struct qla_race_case *c = test->param_value;
 	struct qla_test_iocb *env = qla_test_iocb_env(test);
 	srb_t *sp = qla_test_sp(test, env);
-	unsigned long deadline;
 
 	qla_test_init_sp(test, sp, c->timeout_first ? 0 : 60);
 	KUNIT_ASSERT_EQ(test, qla2x00_start_sp(sp), QLA_SUCCESS);
 
 	if (c->timeout_first) {
-		deadline = jiffies + 10 * HZ;
-		while (!atomic_read(&env->timeout_calls) &&
-		       time_before(jiffies, deadline))
-			schedule_timeout_uninterruptible(1);
-		KUNIT_ASSERT_EQ(test, atomic_read(&env->timeout_calls), 1);
+		KUNIT_ASSERT_EQ(test, qla_test_wait_atomic(&env->timeout_calls, 10 * HZ), 1);
 		/* Let qla2x00_sp_timeout() finish: it drops its reference. */
 		del_timer_sync(&sp->u.iocb_cmd.timer);
 		KUNIT_EXPECT_EQ(test, kref_read(&sp->cmd_kref), 1);
@@ -1368,7 +1373,6 @@ static void qla_sp_timeout_test(struct kunit *test)
 	srb_t *sp = qla_test_sp(test, env);
 	struct timer_list *timer = &sp->u.iocb_cmd.timer;
 	struct qla_test_dpc *dpc;
-	unsigned long deadline;
 	bool handed;
 
 	/* What qla_pci_error_cleanup() would go through: no port, no vport */
@@ -1389,9 +1393,7 @@ static void qla_sp_timeout_test(struct kunit *test)
 	kref_get(&sp->cmd_kref);	/* ref: TMR, as qla2x00_start_sp() takes it */
 	if (c->softirq) {
 		mod_timer(timer, jiffies);
-		deadline = jiffies + 10 * HZ;
-		while (!atomic_read(&env->timeout_calls) && time_before(jiffies, deadline))
-			schedule_timeout_uninterruptible(1);
+		qla_test_wait_atomic(&env->timeout_calls, 10 * HZ);
 		/* Until the callback has returned */
 		del_timer_sync(timer);
 	} else {
@@ -1402,13 +1404,9 @@ static void qla_sp_timeout_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&sp->cmd_kref), 1);
 	handed = test_bit(DO_EEH_RECOVERY, &env->vha->dpc_flags);
 	KUNIT_EXPECT_EQ(test, handed, c->handed);
-	if (handed) {
-		/* Woken at once: it has run within two seconds */
-		deadline = jiffies + 2 * HZ;
-		while (!atomic_read(&dpc->wakeups) && time_before(jiffies, deadline))
-			schedule_timeout_uninterruptible(1);
-	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&dpc->wakeups), c->handed);
+	/* Woken at once: it has run within two seconds */
+	KUNIT_EXPECT_EQ(test, handed ? qla_test_wait_atomic(&dpc->wakeups, 2 * HZ) :
+				       atomic_read(&dpc->wakeups), c->handed);
 	KUNIT_EXPECT_EQ(test, !!ha->flags.eeh_busy, c->eeh_busy);
 	KUNIT_EXPECT_EQ(test, ha->chip_reset, 7);
 	KUNIT_EXPECT_EQ(test, env->qpair->chip_reset, 0);
