@@ -15,6 +15,7 @@
  * kthread in the place of aac_command_thread().
  */
 
+#include <kunit/pci_lender.h>
 #include <kunit/test.h>
 #include <kunit/visibility.h>
 #include <linux/blk-mq.h>
@@ -855,22 +856,6 @@ static void aac_test_lender_release(void *data)
 	pci_dev_put(l->pdev);
 }
 
-/*
- * QEMU has no aacraid card: the cells boot with an e1000e (kunit/matrix.py)
- * and build no driver for it, and a function with MSI and MSI-X that no
- * driver holds lends its vectors. Returns the first, with a reference.
- */
-static struct pci_dev *aac_test_find_lender(void)
-{
-	struct pci_dev *pdev = NULL;
-
-	for_each_pci_dev(pdev)
-		if (!pdev->dev.driver && pci_find_capability(pdev, PCI_CAP_ID_MSI) &&
-		    pci_find_capability(pdev, PCI_CAP_ID_MSIX))
-			return pdev;
-	return NULL;
-}
-
 struct aac_shutdown_msi_case {
 	const char *name;
 	unsigned short device;
@@ -907,7 +892,7 @@ static void aac_shutdown_msi_test(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_PCI_MSI))
 		kunit_skip(test, "no CONFIG_PCI_MSI");
-	pdev = aac_test_find_lender();
+	pdev = kunit_pci_find_lender();
 	if (!pdev)
 		kunit_skip(test, "no PCI function with MSI and MSI-X free to lend");
 	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);

@@ -7,9 +7,10 @@
  * qla2x00_free_rsp_que() returned early while ha->req_q_map / rsp_q_map
  * did not exist yet, so a probe that failed before qla2x00_alloc_queues()
  * leaked queue zero. Suite qla2xxx_queues: the free helpers release the
- * queue, its ring and outstanding_cmds with or without the maps, and the
- * probe's error labels free each queue exactly once at every step where
- * the probe can fail after qla2x00_mem_alloc().
+ * queue, its ring and outstanding_cmds with or without the maps, and
+ * qla2x00_alloc_queues() failing at each of its allocations leaves queue
+ * zero for them to free once. Suite qla2xxx_probe (qla_probe_kunit.c):
+ * qla2x00_probe_one() itself, failing at each step.
  *
  * "scsi: qla2xxx: Fix race condition between iocb timeout and
  * initialisation" (commit e74e7d95878d): the IOCB timer was armed before
@@ -17,13 +18,14 @@
  * it up and qla2x00_start_sp() arms it once the IOCB is queued. Suite
  * qla2xxx_iocb_timer.
  *
- * QEMU emulates no QLogic adapter: the cases build the qla_hw_data, queues
- * and queue pair the code reads by hand. Frees are observed for real,
+ * QEMU emulates no QLogic adapter: but for the probe's, the cases build the
+ * qla_hw_data, queues and queue pair the code reads by hand. Frees are observed for real,
  * through the kfree and dma_free tracepoints, counted per pointer for the
  * test's own task only.
  */
 
 #include <kunit/fail_nth.h>
+#include <kunit/pci_lender.h>
 #include <kunit/test.h>
 #include <linux/dma-mapping.h>
 #include <linux/kthread.h>
@@ -573,97 +575,18 @@ static void qla_free_queues_test(struct kunit *test)
 }
 
 /*
- * The steps of qla2x00_probe_one() that can fail after
- * qla2x00_mem_alloc() has returned queue zero in req and rsp, by the
- * error label each one takes.
- */
-enum qla_probe_step {
-	QLA_STEP_CREATE_HOST,	/* qla2x00_create_host(): probe_hw_failed */
-	QLA_STEP_REQUEST_IRQS,	/* qla2x00_request_irqs(): probe_failed */
-	QLA_STEP_ALLOC_QUEUES,	/* qla2x00_alloc_queues(): probe_failed */
-	QLA_STEP_AFTER_QUEUES,	/* any later step: probe_failed */
-};
-
-struct qla_probe_case {
-	const char *name;
-	enum qla_probe_step step;
-};
-
-static const struct qla_probe_case qla_probe_cases[] = {
-	{ "qla2x00_create_host fails", QLA_STEP_CREATE_HOST },
-	{ "qla2x00_request_irqs fails", QLA_STEP_REQUEST_IRQS },
-	{ "qla2x00_alloc_queues fails", QLA_STEP_ALLOC_QUEUES },
-	{ "a step after qla2x00_alloc_queues fails", QLA_STEP_AFTER_QUEUES },
-};
-
-KUNIT_ARRAY_PARAM_DESC(qla_probe, qla_probe_cases, name);
-
-/*
- * The error labels, in qla2x00_probe_one()'s order. probe_failed (from
- * the steps after qla2x00_create_host(), @probe_failed):
+ * What the probe's error labels do with the queues, in their order, to
+ * undo a walk of qla2x00_alloc_queues(): probe_failed's
  * qla2x00_disown_queues(), then qla2x00_free_device(), whose part for the
- * queues is qla2x00_free_queues(); then probe_hw_failed.
+ * queues is qla2x00_free_queues(); then probe_hw_failed's frees.
  */
 static void qla_test_error_labels(struct qla_hw_data *ha, struct req_que *req,
-				  struct rsp_que *rsp, bool probe_failed)
+				  struct rsp_que *rsp)
 {
-	if (probe_failed) {
-		qla2x00_disown_queues(ha, &req, &rsp);
-		qla2x00_free_queues(ha);
-	}
+	qla2x00_disown_queues(ha, &req, &rsp);
+	qla2x00_free_queues(ha);
 	qla2x00_free_req_que(ha, req);
 	qla2x00_free_rsp_que(ha, rsp);
-}
-
-static void qla_probe_error_labels_test(struct kunit *test)
-{
-	const struct qla_probe_case *c = test->param_value;
-	struct qla_test_frees *f = qla_test_frees_start(test);
-	struct qla_hw_data *ha = qla_test_ha(test);
-	scsi_qla_host_t *vha;
-	struct req_que *req;
-	struct rsp_que *rsp;
-	void *req_ring, *rsp_ring, *qmaps[2] = {};
-
-	req = qla_test_req(test, ha, f, true, false);
-	rsp = qla_test_rsp(test, ha, f, true);
-	req_ring = req->ring;
-	rsp_ring = rsp->ring;
-
-	vha = kunit_kzalloc(test, sizeof(*vha), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, vha);
-	vha->hw = ha;
-	pci_set_drvdata(ha->pdev, vha);
-
-	switch (c->step) {
-	case QLA_STEP_CREATE_HOST:
-	case QLA_STEP_REQUEST_IRQS:
-		break;
-	case QLA_STEP_ALLOC_QUEUES:
-		/* It frees what it allocated and records nothing. */
-		KUNIT_ASSERT_NULL(test, ha->req_q_map);
-		KUNIT_ASSERT_NULL(test, ha->rsp_q_map);
-		break;
-	case QLA_STEP_AFTER_QUEUES:
-		KUNIT_ASSERT_EQ(test, qla2x00_alloc_queues(ha, req, rsp), 0);
-		qmaps[0] = ha->req_q_map;
-		qmaps[1] = ha->rsp_q_map;
-		qla_test_track(test, f, qmaps[0]);
-		qla_test_track(test, f, qmaps[1]);
-		break;
-	}
-
-	qla_test_error_labels(ha, req, rsp, c->step != QLA_STEP_CREATE_HOST);
-
-	qla_test_expect_freed_once(test, f, req, req_ring, NULL, rsp,
-				   rsp_ring);
-	if (qmaps[0]) {
-		KUNIT_EXPECT_EQ(test, qla_test_kfrees(f, qmaps[0]), 1);
-		KUNIT_EXPECT_EQ(test, qla_test_kfrees(f, qmaps[1]), 1);
-		KUNIT_EXPECT_NULL(test, ha->base_qpair);
-	}
-	KUNIT_EXPECT_NULL(test, ha->req_q_map);
-	KUNIT_EXPECT_NULL(test, ha->rsp_q_map);
 }
 
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
@@ -719,7 +642,7 @@ static void qla_alloc_queues_nth_undo(struct kunit *test, void *ctx, int err,
 		KUNIT_EXPECT_NOT_NULL_MSG(test, ha->req_q_map, "allocation %u failed", nth);
 		KUNIT_EXPECT_NOT_NULL_MSG(test, ha->rsp_q_map, "allocation %u failed", nth);
 	}
-	qla_test_error_labels(ha, w->req, w->rsp, true);
+	qla_test_error_labels(ha, w->req, w->rsp);
 	qla_test_expect_freed_once(test, w->f, w->req, w->req_ring, NULL, w->rsp,
 				   w->rsp_ring);
 }
@@ -750,7 +673,6 @@ static struct kunit_case qla2xxx_queues_test_cases[] = {
 	KUNIT_CASE(qla_free_null_que_test),
 	KUNIT_CASE_PARAM(qla_disown_queues_test, qla_disown_gen_params),
 	KUNIT_CASE_PARAM(qla_free_queues_test, qla_free_queues_gen_params),
-	KUNIT_CASE_PARAM(qla_probe_error_labels_test, qla_probe_gen_params),
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 	KUNIT_CASE(qla_alloc_queues_fail_nth_test),
 #endif
@@ -1825,3 +1747,5 @@ static struct kunit_suite qla2xxx_abort_test_suite = {
 
 kunit_test_suites(&qla2xxx_queues_test_suite, &qla2xxx_iocb_timer_test_suite,
 		  &qla2xxx_abort_test_suite);
+
+#include "qla_probe_kunit.c"
