@@ -32,7 +32,8 @@ struct qla_probe_seen {
 	scsi_qla_host_t *vha_ptr;
 	scsi_qla_host_t vha;
 	void *drvdata;
-	bool enabled, msi, msix, needs_freset;
+	int enable_cnt;		/* the suite's enable and the probe's */
+	bool msi, msix, needs_freset;
 	int irqs_with_action;	/* of the vectors the function has enabled */
 	bool mgmt_reserved;	/* the management server's bit in the loop ID map */
 };
@@ -73,7 +74,7 @@ static int qla_probe_init_fails(scsi_qla_host_t *vha)
 	s->mgmt_reserved = ha->loop_id_map && NPH_MGMT_SERVER < ha->max_fibre_devices &&
 			   test_bit(NPH_MGMT_SERVER, ha->loop_id_map);
 	s->drvdata = pci_get_drvdata(pdev);
-	s->enabled = pci_is_enabled(pdev);
+	s->enable_cnt = atomic_read(&pdev->enable_cnt);
 	s->needs_freset = pdev->needs_freset;
 	s->msi = pdev->msi_enabled;
 	s->msix = pdev->msix_enabled;
@@ -294,7 +295,7 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 	{ "ISP2532, ql2xenablemsix=0: INTx", PCI_DEVICE_ID_QLOGIC_ISP2532, 0, 0, 0,
 	  .isp = &qla_probe_isp25xx, .irq = QLA_PROBE_INTX,
 	  .params = { 0, MAX_Q_DEPTH, 2, MAX_LUNS }, .max_cmd_len = MAX_CMDSZ,
-	  .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH, .enabledif = 2, .walk = true },
+	  .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH, .enabledif = 2 },
 	{ "ISP2031, ql2xenabledif=0: 16-byte CDBs", PCI_DEVICE_ID_QLOGIC_ISP2031, 0, 0, 0,
 	  .isp = &qla_probe_isp83xx, .irq = QLA_PROBE_MSIX,
 	  .params = { 1, MAX_Q_DEPTH, 0, MAX_LUNS }, .max_cmd_len = MAX_CMDSZ,
@@ -320,7 +321,45 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(qla_probe_one, qla_probe_one_cases, name);
 
-/* The PCI function a case probes, given back as it was lent. */
+/*
+ * The PCI function the cases probe, enabled once for the suite. On x86 its
+ * first enable routes its INTx line through the ACPI _PRT, whose AML a
+ * debug kernel under TCG runs for seconds, up to its 30 s loop timeout;
+ * the probe's own enable only counts then, and its disable must bring the
+ * count back to the suite's.
+ */
+static struct pci_dev *qla_probe_pdev;
+
+static int qla_probe_suite_init(struct kunit_suite *suite)
+{
+	struct pci_dev *pdev = kunit_pci_find_lender();
+
+	if (!pdev)
+		return 0;	/* the cases skip */
+	if (pci_enable_device_mem(pdev)) {
+		pci_dev_put(pdev);
+		return 0;
+	}
+	/*
+	 * Its INTx line, which pci_device_probe() maps before a driver's
+	 * probe where the firmware has not (arm64's device tree).
+	 */
+	if (!pdev->irq)
+		pci_assign_irq(pdev);
+	qla_probe_pdev = pdev;
+	return 0;
+}
+
+static void qla_probe_suite_exit(struct kunit_suite *suite)
+{
+	if (!qla_probe_pdev)
+		return;
+	pci_disable_device(qla_probe_pdev);
+	pci_dev_put(qla_probe_pdev);
+	qla_probe_pdev = NULL;
+}
+
+/* What a case changes of the suite's function, given back as it was. */
 struct qla_probe_lender {
 	struct pci_dev *pdev;
 	unsigned short device, subsystem_vendor, subsystem_device;
@@ -342,24 +381,20 @@ static void qla_probe_lender_release(void *data)
 	pdev->revision = l->revision;
 	pdev->irq = l->irq;
 	pdev->needs_freset = l->needs_freset;
-	while (pci_is_enabled(pdev))
+	while (atomic_read(&pdev->enable_cnt) > 1)
 		pci_disable_device(pdev);
-	pci_dev_put(pdev);
 }
 
 static struct pci_dev *qla_probe_borrow(struct kunit *test, const struct qla_probe_one_case *c)
 {
+	struct pci_dev *pdev = qla_probe_pdev;
 	struct qla_probe_lender *l;
-	struct pci_dev *pdev;
 
 	if (!IS_ENABLED(CONFIG_PCI_MSI))
 		kunit_skip(test, "no CONFIG_PCI_MSI");
-	pdev = kunit_pci_find_lender();
 	if (!pdev)
 		kunit_skip(test, "no PCI function with MSI and MSI-X free to lend");
 	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
-	if (!l)
-		pci_dev_put(pdev);
 	KUNIT_ASSERT_NOT_NULL(test, l);
 	l->pdev = pdev;
 	l->device = pdev->device;
@@ -369,20 +404,16 @@ static struct pci_dev *qla_probe_borrow(struct kunit *test, const struct qla_pro
 	l->irq = pdev->irq;
 	l->needs_freset = pdev->needs_freset;
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, qla_probe_lender_release, l));
-	KUNIT_ASSERT_FALSE_MSG(test, pci_is_enabled(pdev), "%s is in use", pci_name(pdev));
+	KUNIT_ASSERT_EQ_MSG(test, atomic_read(&pdev->enable_cnt), 1, "%s is in use",
+			    pci_name(pdev));
 	pdev->device = c->device;
 	pdev->revision = c->revision;
 	if (c->subsystem_vendor) {
 		pdev->subsystem_vendor = c->subsystem_vendor;
 		pdev->subsystem_device = c->subsystem_device;
 	}
-	/*
-	 * Its INTx line, which pci_device_probe() maps before a driver's probe
-	 * where the firmware has not (arm64's device tree; x86's ACPI routes
-	 * it when the function is enabled).
-	 */
-	if (!pdev->irq)
-		pci_assign_irq(pdev);
+	if (c->no_intx)
+		pdev->irq = IRQ_NOTCONNECTED;
 	return pdev;
 }
 
@@ -394,7 +425,6 @@ struct qla_probe_env {
 	int (*init)(scsi_qla_host_t *vha);
 	struct qla_probe_params params;	/* the user's, given back */
 	int err;			/* the row's */
-	int enabled;			/* the function's enable count, the case's own */
 };
 
 static void qla_probe_params_set(const struct qla_probe_params *p)
@@ -414,8 +444,7 @@ static void qla_probe_restore(void *data)
 	qla_probe_seen = NULL;
 }
 
-static struct qla_probe_env *qla_probe_env(struct kunit *test, const struct qla_probe_one_case *c,
-					   bool enable)
+static struct qla_probe_env *qla_probe_env(struct kunit *test, const struct qla_probe_one_case *c)
 {
 	struct qla_probe_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 
@@ -434,30 +463,18 @@ static struct qla_probe_env *qla_probe_env(struct kunit *test, const struct qla_
 	e->ops->initialize_adapter = qla_probe_init_fails;
 	qla_probe_params_set(&c->params);
 	qla_probe_seen = e->seen;
-	/*
-	 * Enabled by the case, the function's enable by the probe only
-	 * counts: on x86 the first one routes its INTx line through ACPI,
-	 * whose own allocations a walk is not after, and which a row
-	 * without one would get back.
-	 */
-	if (enable) {
-		KUNIT_ASSERT_EQ(test, 0, pci_enable_device_mem(e->pdev));
-		e->enabled = 1;
-	}
-	if (c->no_intx)
-		e->pdev->irq = IRQ_NOTCONNECTED;
 	return e;
 }
 
 /*
  * What a failed probe leaves: the function's enable count as it found it
- * (@enabled: the case's own), its BARs and interrupts free.
+ * (the suite's), its BARs and interrupts free.
  */
-static void qla_probe_expect_undone(struct kunit *test, struct pci_dev *pdev, int enabled)
+static void qla_probe_expect_undone(struct kunit *test, struct pci_dev *pdev)
 {
 	int bar;
 
-	KUNIT_EXPECT_EQ(test, atomic_read(&pdev->enable_cnt), enabled);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pdev->enable_cnt), 1);
 	KUNIT_EXPECT_FALSE(test, pdev->msi_enabled);
 	KUNIT_EXPECT_FALSE(test, pdev->msix_enabled);
 	KUNIT_EXPECT_FALSE(test, irq_has_action(pdev->irq));
@@ -515,13 +532,13 @@ static void qla_probe_expect_isp(struct kunit *test, const struct qla_probe_isp 
 static void qla_probe_one_test(struct kunit *test)
 {
 	const struct qla_probe_one_case *c = test->param_value;
-	struct qla_probe_env *e = qla_probe_env(test, c, c->no_intx);
+	struct qla_probe_env *e = qla_probe_env(test, c);
 	struct qla_probe_seen *s = e->seen;
 	int ret;
 
 	ret = qla2x00_probe_one(e->pdev, &e->id);
 
-	qla_probe_expect_undone(test, e->pdev, e->enabled);
+	qla_probe_expect_undone(test, e->pdev);
 	if (c->err) {
 		KUNIT_EXPECT_EQ(test, ret, c->err);
 		KUNIT_EXPECT_EQ(test, s->calls, 0);
@@ -533,7 +550,7 @@ static void qla_probe_one_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->req.max_q_depth, c->max_q_depth);
 	KUNIT_EXPECT_EQ(test, ql2xenabledif, c->enabledif);
 
-	KUNIT_EXPECT_TRUE(test, s->enabled);
+	KUNIT_EXPECT_EQ(test, s->enable_cnt, 2);
 	KUNIT_EXPECT_PTR_EQ(test, s->drvdata, (void *)s->vha_ptr);
 	KUNIT_EXPECT_EQ(test, s->msix, c->irq == QLA_PROBE_MSIX);
 	KUNIT_EXPECT_EQ(test, s->msi, c->irq == QLA_PROBE_MSI);
@@ -600,7 +617,7 @@ static void qla_probe_nth_undo(struct kunit *test, void *ctx, int err, unsigned 
 	KUNIT_EXPECT_LT_MSG(test, err, 0, "allocation %u failed", nth);
 	if (!failed)
 		KUNIT_EXPECT_EQ(test, e->seen->calls, e->err ? 0 : 1);
-	qla_probe_expect_undone(test, e->pdev, e->enabled);
+	qla_probe_expect_undone(test, e->pdev);
 }
 
 /*
@@ -622,10 +639,14 @@ static void qla_probe_one_fail_nth_test(struct kunit *test)
 		.undo = qla_probe_nth_undo,
 	};
 
-	kunit_fail_nth_walk(test, &walk, qla_probe_env(test, c, true));
+	kunit_fail_nth_walk(test, &walk, qla_probe_env(test, c));
 }
 
-/* The rows marked for a walk: one per interrupt mode and I/O space set-up. */
+/*
+ * The rows marked for a walk: an adapter before firmware interface 2 on
+ * INTx, one after it without an INTx line (it fails at its interrupts),
+ * and one whose I/O space set-up fails.
+ */
 static const void *qla_probe_nth_gen_params(const void *prev, char *desc)
 {
 	const struct qla_probe_one_case *c = prev;
@@ -652,6 +673,8 @@ static struct kunit_case qla2xxx_probe_test_cases[] = {
 
 static struct kunit_suite qla2xxx_probe_test_suite = {
 	.name = "qla2xxx_probe",
+	.suite_init = qla_probe_suite_init,
+	.suite_exit = qla_probe_suite_exit,
 	.test_cases = qla2xxx_probe_test_cases,
 };
 
