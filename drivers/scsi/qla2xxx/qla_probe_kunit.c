@@ -424,7 +424,7 @@ struct qla_probe_env {
 	struct isp_operations *ops;
 	int (*init)(scsi_qla_host_t *vha);
 	struct qla_probe_params params;	/* the user's, given back */
-	int err;			/* the row's */
+	const struct qla_probe_one_case *row;
 };
 
 static void qla_probe_params_set(const struct qla_probe_params *p)
@@ -455,7 +455,7 @@ static struct qla_probe_env *qla_probe_env(struct kunit *test, const struct qla_
 	e->id.vendor = PCI_VENDOR_ID_QLOGIC;
 	e->id.device = c->device;
 	e->ops = c->isp->ops;
-	e->err = c->err;
+	e->row = c;
 	e->init = e->ops->initialize_adapter;
 	e->params = (struct qla_probe_params){ ql2xenablemsix, ql2xmaxqdepth, ql2xenabledif,
 					       ql2xmaxlun };
@@ -616,7 +616,7 @@ static void qla_probe_nth_undo(struct kunit *test, void *ctx, int err, unsigned 
 
 	KUNIT_EXPECT_LT_MSG(test, err, 0, "allocation %u failed", nth);
 	if (!failed)
-		KUNIT_EXPECT_EQ(test, e->seen->calls, e->err ? 0 : 1);
+		KUNIT_EXPECT_EQ(test, e->seen->calls, e->row->err ? 0 : 1);
 	qla_probe_expect_undone(test, e->pdev);
 }
 
