@@ -239,12 +239,15 @@ FAILED_LINE = re.compile(r'^\[\d\d:\d\d:\d\d\] .*\[FAILED\] ')
 
 
 def kunit_py(tree: str, build: str, args: List[str], what: str, cache: bool = True,
-	     first_failure: bool = False) -> int:
+	     first_failure: bool = False, quiet: bool = False) -> int:
 	"""kunit.py with args in the tree, a progress line while it builds.
 	cache False: no ccache (a kept revert's build, see docs/mutants.md).
 	first_failure: a mutant's boot ends at its first failed case (the
-	guest is stopped; kunit.py parses what it printed up to there)."""
-	print(f'{what}: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
+	guest is stopped; kunit.py parses what it printed up to there).
+	quiet (with first_failure): none of kunit.py's lines, for boots that
+	run at once (their console logs are kept, see run())."""
+	if not quiet:
+		print(f'{what}: cd {tree} && {" ".join(shlex.quote(x) for x in args)}', flush=True)
 	env = ccache_env(os.environ)
 	if not cache:
 		env['CCACHE_DISABLE'] = '1'
@@ -256,10 +259,11 @@ def kunit_py(tree: str, build: str, args: List[str], what: str, cache: bool = Tr
 				      stdout=subprocess.PIPE, errors='replace') as proc:
 			stopped = False
 			for line in proc.stdout:
-				sys.stdout.write(line)
+				if not quiet:
+					sys.stdout.write(line)
 				if not stopped and FAILED_LINE.match(line):
 					stopped = stop_children(proc.pid)
-					if stopped:
+					if stopped and not quiet:
 						print(f'{what}: the first failure ends the boot', flush=True)
 			return proc.wait()
 
@@ -367,9 +371,12 @@ def mutant_args(flavour: str = '') -> List[str]:
 
 def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	extra: List[str], flavour: str = '', b: Optional[Boot] = None,
-	name: Optional[str] = None, mutant: bool = False) -> int:
+	name: Optional[str] = None, mutant: bool = False, slot: Optional[int] = None) -> int:
 	"""Run one cell; write results/<name>.{json,log,run.json} and the exports.
-	mutant: the run of a kept revert, which must fail."""
+	mutant: the run of a kept revert, which must fail.
+	slot: one of the boots of an up-to-date build that run at once, each
+	from a directory of its own (boot_dir()); quiet, as their lines would
+	interleave: the caller says what each found."""
 	if b and any(not x.startswith('-') for x in extra):
 		raise common.UsageError(f'boot {b.name} has its own filter ({b.filter})')
 	tree = common.tree_dir(k)
@@ -384,19 +391,32 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 	json_path, log_path = result_paths(name)
 	args = kunit_args(k, a, build, json_path, jobs, timeout, extra, flavour)
 	started = time.monotonic()
-	print(f'cell {name}: started', flush=True)
+	if slot is None:
+		print(f'cell {name}: started', flush=True)
 	key = build_key(k, a, tree, args)
+	where = build
 	if stamp.current(build, key):
 		# Nothing the build reads changed: boot the kernel it left.
-		print(f'run: {name}: nothing changed since the last build of {build}', flush=True)
+		if slot is None:
+			print(f'run: {name}: nothing changed since the last build of {build}', flush=True)
 		args = [args[0], 'exec'] + [x for x in args[2:] if not x.startswith('--jobs=')]
+		if slot is not None:
+			where = boot_dir(build, slot)
+			args = [f'--build_dir={where}' if x.startswith('--build_dir=') else x
+				for x in args]
+	elif slot is not None:
+		raise common.UsageError(f'{build} is not built: boot {slot} of {name} builds nothing')
 	else:
 		stamp.forget(build)
-	rc = kunit_py(tree, build, args, 'run', cache=not mutant, first_failure=mutant)
+	rc = kunit_py(tree, where, args, 'run', cache=not mutant, first_failure=mutant,
+		      quiet=slot is not None)
 	if args[1] == 'run' and os.path.exists(json_path):
-		stamp.write(build, key)	# it built, and booted
+		if build_key(k, a, tree, args) == key:
+			stamp.write(build, key)	# it built, and booted
+		else:
+			print(f'run: {name}: the tree changed while it built; no stamp', flush=True)
 	# The build dir's log is the last boot's: keep this one's beside its results.
-	log = os.path.join(build, 'test.log')
+	log = os.path.join(where, 'test.log')
 	if os.path.exists(log):
 		shutil.copyfile(log, log_path)
 	expected, problems = expected_suites(build, extra)
@@ -406,8 +426,23 @@ def run(k: common.Kernel, a: common.Arch, jobs: int, timeout: int,
 			    no_skips=bool(b), build=key)
 	run_ = results.record(common.results_dir(), name, meta, json_path, problems)
 	write_exports(run_)
-	ended(run_, started, mutant)
+	if slot is None:
+		ended(run_, started, mutant)
 	return rc
+
+
+def boot_dir(build: str, slot: int) -> str:
+	"""A directory from which kunit.py exec boots build's kernel beside
+	another boot of it: kunit.py writes its console log (test.log) into
+	its build dir, so each boot at once needs a dir of its own. It links
+	every entry of build but the log and the stamp."""
+	path = f'{build}.boot{slot}'
+	shutil.rmtree(path, ignore_errors=True)
+	os.makedirs(path)
+	for entry in os.listdir(build):
+		if entry not in ('test.log', stamp.NAME):
+			os.symlink(os.path.join(build, entry), os.path.join(path, entry))
+	return path
 
 
 def ended(run_: results.Run, started: float, mutant: bool = False) -> None:

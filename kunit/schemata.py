@@ -24,9 +24,11 @@ The schema goes through the sync as an extra patch after the series, like
 a kept revert, so that an interrupted run is undone by the next sync.
 """
 
+import concurrent.futures
 import dataclasses
 import difflib
 import os
+import queue
 import re
 import subprocess
 import time
@@ -458,11 +460,46 @@ class Cell:
 		return int(BOOT_SECONDS + 3 * sum(self.seconds.get(x, 0) for x in mine))
 
 
+def boot_all(k: common.Kernel, a: common.Arch, cell: Cell, entries: List[Entry],
+	     jobs: int, boots: int, total: int) -> List[Outcome]:
+	"""boot_mutant() of each entry, @boots of them at once (a guest has
+	one CPU under TCG, so as many as the machine has cores), in the order
+	of the entries; a line as each starts and, when several run at once,
+	one as each ends. total: the number of the last entry."""
+	if boots <= 1:
+		out = []
+		for e in entries:
+			print(f'mutation: {e.number}/{total} {e.mutant.id} {e.mutant.diff_line()}',
+			      flush=True)
+			out.append(boot_mutant(k, a, cell, e, jobs))
+		return out
+	free: queue.SimpleQueue = queue.SimpleQueue()
+	for slot in range(boots):
+		free.put(slot)
+
+	def one(e: Entry) -> Outcome:
+		slot = free.get()
+		try:
+			print(f'mutation: {e.number}/{total} {e.mutant.id} {e.mutant.diff_line()}',
+			      flush=True)
+			o = boot_mutant(k, a, cell, e, jobs, slot)
+			why = f": {o.detail[0]}" if o.detail else ""
+			print(f'mutation: {e.number}/{total} {o.verdict} in {o.seconds:.0f} s{why}',
+			      flush=True)
+			return o
+		finally:
+			free.put(slot)
+
+	with concurrent.futures.ThreadPoolExecutor(max_workers=boots) as pool:
+		return list(pool.map(one, entries))
+
+
 def boot_mutant(k: common.Kernel, a: common.Arch, cell: Cell, e: Entry,
-		jobs: int) -> Outcome:
+		jobs: int, slot: Optional[int] = None) -> Outcome:
 	"""One boot of the schema kernel with mutant e, with its target's
-	suites; then each extra boot that runs one of them, while it survives."""
-	name = f'{common.cell(k, a)}-{FLAVOUR}-mutant'
+	suites; then each extra boot that runs one of them, while it survives.
+	slot: which of the boots that run at once (runner.run())."""
+	name = f'{common.cell(k, a)}-{FLAVOUR}-mutant' + (f'-{slot}' if slot is not None else '')
 	# A panic (a mutant can break what boot needs) ends the boot at once,
 	# as QEMU runs with -no-reboot, instead of waiting out the timeout.
 	args = [f'--kernel_args=kunit_mutant={e.number}', '--kernel_args=panic=-1']
@@ -471,7 +508,7 @@ def boot_mutant(k: common.Kernel, a: common.Arch, cell: Cell, e: Entry,
 	started = time.monotonic()
 	for b in cell.boots(e.target.suites):
 		extra = args if b else [e.target.suites, *args]
-		runner.run(k, a, jobs, timeout, extra, FLAVOUR, b, name, mutant=True)
+		runner.run(k, a, jobs, timeout, extra, FLAVOUR, b, name, mutant=True, slot=slot)
 		run = results.load(common.results_dir(), name)
 		why = mutants.caught(run)
 		if why:

@@ -1,17 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 """kunit/runner.py and the command lines: arguments and bad input."""
 
+import contextlib
+import io
 import os
 import re
 import subprocess
 import tempfile
+import time
 import unittest
+from unittest import mock
 
 from helpers import KUNIT, declared_suites, kconfig
 
 import common
 import results
 import runner
+import stamp
 
 
 def cli(tool, *args, env=None):
@@ -184,7 +189,7 @@ class FirstFailure(unittest.TestCase):
 	"""A mutant's boot ends at its first failed case: kunit.py's guest is
 	stopped, and kunit.py itself ends as after a crash."""
 
-	def run_fake(self, lines):
+	def run_fake(self, lines, quiet=False):
 		with tempfile.TemporaryDirectory() as tmp:
 			paths = [os.path.join(tmp, x) for x in ('kunit.py', 'guest.py', 'out')]
 			for path, text in zip(paths, (FAKE_KUNIT, FAKE_GUEST)):
@@ -195,7 +200,7 @@ class FirstFailure(unittest.TestCase):
 				os.dup2(f.fileno(), 1)
 				try:
 					rc = runner.kunit_py(tmp, tmp, [paths[0], paths[1], *lines], 'run',
-							     first_failure=True)
+							     first_failure=True, quiet=quiet)
 				finally:
 					os.dup2(saved, 1)
 					os.close(saved)
@@ -210,6 +215,12 @@ class FirstFailure(unittest.TestCase):
 		self.assertIn('guest ended -15', out)
 		self.assertNotIn('late', out)
 
+	def test_a_quiet_boot_prints_nothing_and_still_stops(self):
+		started = time.monotonic()
+		rc, out = self.run_fake(['[00:00:01] [PASSED] a', '[00:00:02] [FAILED] b'], quiet=True)
+		self.assertEqual((rc, out), (0, ''))
+		self.assertLess(time.monotonic() - started, 30)	# the guest sleeps 60 s
+
 	def test_expectation_lines_do_not_stop_it(self):
 		self.assertFalse(runner.FAILED_LINE.match('[00:00:01]     # b: EXPECTATION FAILED at x.c:1'))
 		self.assertTrue(runner.FAILED_LINE.match('[00:00:01] ====== [FAILED] suite ======'))
@@ -220,6 +231,83 @@ class FirstFailure(unittest.TestCase):
 		self.addCleanup(proc.kill)
 		self.assertIn(proc.pid, runner.children(os.getpid()))
 		self.assertNotIn(os.getpid(), runner.children(os.getpid()))
+
+
+class BootDir(unittest.TestCase):
+	"""Boots at once of one build: each from a dir of its own."""
+
+	def test_links_all_of_the_build_but_its_log_and_stamp(self):
+		with tempfile.TemporaryDirectory() as tmp:
+			build = os.path.join(tmp, 'x86_64-mutation')
+			os.makedirs(os.path.join(build, 'arch', 'x86', 'boot'))
+			for name in ('.config', 'vmlinux', 'test.log', stamp.NAME,
+				     'arch/x86/boot/bzImage'):
+				with open(os.path.join(build, name), 'w', encoding='utf-8') as f:
+					f.write(name)
+			path = runner.boot_dir(build, 1)
+			self.assertEqual(path, build + '.boot1')
+			self.assertEqual(sorted(os.listdir(path)), ['.config', 'arch', 'vmlinux'])
+			with open(os.path.join(path, 'arch/x86/boot/bzImage'), encoding='utf-8') as f:
+				self.assertEqual(f.read(), 'arch/x86/boot/bzImage')
+			with open(os.path.join(path, 'test.log'), 'w', encoding='utf-8') as f:
+				f.write('boot 1')	# its own log, not the build's
+			with open(os.path.join(build, 'test.log'), encoding='utf-8') as f:
+				self.assertEqual(f.read(), 'test.log')
+			os.unlink(os.path.join(build, 'vmlinux'))
+			runner.boot_dir(build, 1)	# made afresh: nothing of the last one
+			self.assertEqual(sorted(os.listdir(path)), ['.config', 'arch'])
+
+
+class StampAfterBuild(unittest.TestCase):
+	"""The stamp names the tree the build read: none when the tree changed
+	while it built (another run's sync, an edit)."""
+
+	def run_cell(self, keys, slot=None, current=False):
+		def fake_kunit_py(tree, build, args, what, **kw):
+			self.seen = (build, args, kw)
+			json_path = next(x for x in args if x.startswith('--json=')).split('=', 1)[1]
+			with open(json_path, 'w', encoding='utf-8') as f:
+				f.write('{}')
+			return 0
+		k, a = common.kernel('6.12'), common.arch('x86_64')
+		with tempfile.TemporaryDirectory() as tmp, \
+		     mock.patch.object(common, 'results_dir', return_value=tmp), \
+		     mock.patch.object(common, 'build_dir', return_value=os.path.join(tmp, 'b')), \
+		     mock.patch.multiple(runner, check_tree=mock.DEFAULT, write_exports=mock.DEFAULT,
+					 ended=mock.DEFAULT,
+					 build_key=mock.Mock(side_effect=keys),
+					 kunit_py=mock.Mock(side_effect=fake_kunit_py),
+					 expected_suites=mock.Mock(return_value=([], []))), \
+		     mock.patch.object(runner.results, 'record'), \
+		     mock.patch.object(runner.stamp, 'current', return_value=current), \
+		     mock.patch.object(runner.stamp, 'write') as write, \
+		     contextlib.redirect_stdout(io.StringIO()) as self.out:
+			os.makedirs(os.path.join(tmp, 'b'))
+			runner.run(k, a, 1, 60, [], slot=slot)
+			return write, tmp
+
+	def test_a_build_of_an_unchanged_tree_is_stamped(self):
+		write, tmp = self.run_cell(['k1', 'k1'])
+		write.assert_called_once_with(os.path.join(tmp, 'b'), 'k1')
+
+	def test_a_tree_changed_while_it_built_leaves_no_stamp(self):
+		write, _ = self.run_cell(['k1', 'k2'])
+		write.assert_not_called()
+		self.assertIn('the tree changed while it built', self.out.getvalue())
+
+	def test_a_slot_boots_the_build_from_its_own_dir_quietly(self):
+		write, tmp = self.run_cell(['k1'], slot=2, current=True)
+		build, args, kw = self.seen
+		self.assertEqual(build, os.path.join(tmp, 'b.boot2'))
+		self.assertEqual(args[1], 'exec')
+		self.assertIn(f'--build_dir={build}', args)
+		self.assertTrue(kw['quiet'])
+		write.assert_not_called()
+		self.assertEqual(self.out.getvalue(), '')
+
+	def test_a_slot_never_builds(self):
+		with self.assertRaisesRegex(common.UsageError, 'is not built'):
+			self.run_cell(['k1'], slot=1)
 
 
 def cells():

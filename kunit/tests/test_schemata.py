@@ -2,10 +2,15 @@
 """kunit/schemata.py: the schema files of a cell, the mutants gcc blames,
 the equivalent list and the report."""
 
+import contextlib
+import io
 import os
 import subprocess
 import tempfile
+import threading
+import time
 import unittest
+from unittest import mock
 
 import helpers  # noqa: F401  (kunit/ on the path)
 
@@ -274,3 +279,44 @@ class Report(unittest.TestCase):
 		self.assertEqual(m['cell'], '6.12-x86_64')
 		self.assertEqual(m['mutants'][0]['detail'], ['s.c1'])
 		self.assertEqual(m['mutants'][0]['verdict'], 'killed')
+
+
+class BootAll(unittest.TestCase):
+	"""The mutants' boots, several at once: each in a slot no other boot
+	holds meanwhile, the outcomes in the entries' order."""
+
+	def boot(self, boots, n=6):
+		lock = threading.Lock()
+		held, seen = set(), []
+
+		def fake(k, a, cell, e, jobs, slot=None):
+			with lock:
+				self.assertNotIn(slot, held)
+				held.add(slot)
+				seen.append((e.number, slot, len(held)))
+			time.sleep(0.05 * (e.number % 3))	# ends out of order
+			with lock:
+				held.remove(slot)
+			verdict = schemata.KILLED if e.number % 2 else schemata.SURVIVED
+			return schemata.Outcome(e.mutant, e.target, verdict, ['s.c'], e.number, 1.0)
+
+		target = targets.Target('a.c', 'f', 'c*')
+		entries = [schemata.Entry(i, mutagen.Mutant(f'a.c:f:ror:{i:010d}', 'a.c', 'f', 'ror', i, 0, 1, '<', '<='),
+					  target) for i in range(1, n + 1)]
+		with mock.patch.object(schemata, 'boot_mutant', side_effect=fake), \
+		     contextlib.redirect_stdout(io.StringIO()) as out:
+			got = schemata.boot_all(None, None, None, entries, 2, boots, n)
+		return got, seen, out.getvalue()
+
+	def test_outcomes_keep_the_entries_order(self):
+		got, seen, out = self.boot(2)
+		self.assertEqual([o.number for o in got], [1, 2, 3, 4, 5, 6])
+		self.assertEqual({s for _, s, _ in seen}, {0, 1})
+		self.assertEqual(max(c for _, _, c in seen), 2)
+		self.assertIn('mutation: 3/6 killed in 1 s: s.c', out)
+
+	def test_one_boot_at_a_time_boots_from_the_build_dir(self):
+		got, seen, out = self.boot(1)
+		self.assertEqual([s for _, s, _ in seen], [None] * 6)
+		self.assertEqual([o.number for o in got], [1, 2, 3, 4, 5, 6])
+		self.assertIn('mutation: 6/6 a.c:f:ror', out)
