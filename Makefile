@@ -71,8 +71,9 @@ help:
 	@echo '  make mutation     generated mutants of every target function (kunit/mutation/targets)'
 	@echo '                    in one schema kernel, one boot each; a table per function and'
 	@echo '                    every survivor (TARGET=FILE|FUNCTION[,...] picks some; RECORD=1 writes'
-	@echo '                    the scores to kunit/mutation/scores); make check runs a share of'
-	@echo '                    them, make check-full all of them'
+	@echo '                    the scores to kunit/mutation/scores); two boots at once, one per'
+	@echo '                    core; a mutant booted before over the same tree keeps its outcome'
+	@echo '                    (FRESH=1 boots it again); make check runs a share, check-full all'
 	@echo '  make series       the overlay as a git format-patch series (prints its directory);'
 	@echo '                    make check also git-ams it onto the pristine tree'
 	@echo '  make apparmor-blobs  compile kunit/apparmor/profiles/ with apparmor_parser into'
@@ -144,7 +145,7 @@ mutants: setup
 mutation: setup
 	@$(SYNC) -q
 	@kunit/mutation-run --kernel $(KERNEL) --arch $(ARCH) --jobs $(JOBS) \
-		$(if $(TARGET),--target $(TARGET)) $(if $(RECORD),--record)
+		$(if $(TARGET),--target $(TARGET)) $(if $(RECORD),--record) $(if $(FRESH),--fresh)
 
 series: setup
 	@$(SYNC) -q

@@ -27,10 +27,14 @@ a kept revert, so that an interrupted run is undone by the next sync.
 import concurrent.futures
 import dataclasses
 import difflib
+import hashlib
+import json
 import os
 import queue
 import re
 import subprocess
+import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Tuple
@@ -460,38 +464,105 @@ class Cell:
 		return int(BOOT_SECONDS + 3 * sum(self.seconds.get(x, 0) for x in mine))
 
 
+def tree_key(k: common.Kernel, a: common.Arch) -> str:
+	"""What the outcome of a mutant's boot depends on besides the mutant:
+	the synced tree with no schema, the mutation build's kunitconfig files
+	and arguments, the compilers, and the extra boots (kunit/boots)."""
+	build = common.build_dir(k, a, FLAVOUR)
+	args = runner.kunit_args(k, a, build, None, 1, 0, [], FLAVOUR)
+	with open(runner.BOOTS, 'rb') as f:
+		args.append('boots ' + hashlib.sha256(f.read()).hexdigest())
+	return runner.build_key(k, a, common.tree_dir(k), args)
+
+
+class Done:
+	"""The outcome of each mutant booted over one tree, written as each
+	boot ends, so that a run cut off (^C, a session's end) goes on where
+	it stopped: a mutant of the same id and suites over the same tree
+	(tree_key()) is not booted again. Another tree starts afresh."""
+
+	def __init__(self, path: str, key: str, fresh: bool = False) -> None:
+		self.path, self.key = path, key
+		self.lock = threading.Lock()
+		self.outcomes: Dict[str, dict] = {}
+		try:
+			with open(path, encoding='utf-8') as f:
+				data = json.load(f)
+		except (OSError, ValueError):
+			data = {}
+		if not fresh and data.get('tree') == key:
+			self.outcomes = data.get('outcomes', {})
+
+	def get(self, e: Entry) -> Optional[Outcome]:
+		o = self.outcomes.get(e.mutant.id)
+		if not o or o.get('suites') != e.target.suites:
+			return None
+		return Outcome(e.mutant, e.target, o['verdict'], o['detail'], e.number, o['seconds'])
+
+	def put(self, o: Outcome) -> None:
+		with self.lock:
+			self.outcomes[o.mutant.id] = {'suites': o.target.suites, 'verdict': o.verdict,
+						      'detail': o.detail, 'seconds': round(o.seconds, 1)}
+			with open(self.path + '.tmp', 'w', encoding='utf-8') as f:
+				json.dump({'tree': self.key, 'outcomes': self.outcomes}, f, indent=1)
+			os.replace(self.path + '.tmp', self.path)
+
+
+def done_path(results_dir: str, cell: str) -> str:
+	return os.path.join(results_dir, f'mutation-{cell}.done.json')
+
+
 def boot_all(k: common.Kernel, a: common.Arch, cell: Cell, entries: List[Entry],
-	     jobs: int, boots: int, total: int) -> List[Outcome]:
+	     jobs: int, boots: int, total: int, done: Optional[Done] = None) -> List[Outcome]:
 	"""boot_mutant() of each entry, @boots of them at once (a guest has
 	one CPU under TCG, so as many as the machine has cores), in the order
 	of the entries; a line as each starts and, when several run at once,
-	one as each ends. total: the number of the last entry."""
+	one as each ends. total: the number of the last entry. done: the
+	outcomes kept over this tree, which are not booted again, and where
+	each new one is kept."""
+	kept = {e.number: done.get(e) for e in entries} if done else {}
+	kept = {n: o for n, o in kept.items() if o}
+	if kept:
+		print(f'mutation: {len(kept)} of {len(entries)} mutants booted before over this tree '
+		      'keep their outcome (FRESH=1 boots them again)', flush=True)
+
+	def record(o: Outcome) -> Outcome:
+		if done:
+			done.put(o)
+		return o
+
+	todo = [e for e in entries if e.number not in kept]
 	if boots <= 1:
 		out = []
-		for e in entries:
+		for e in todo:
 			print(f'mutation: {e.number}/{total} {e.mutant.id} {e.mutant.diff_line()}',
 			      flush=True)
-			out.append(boot_mutant(k, a, cell, e, jobs))
-		return out
+			out.append(record(boot_mutant(k, a, cell, e, jobs)))
+		return sorted(out + list(kept.values()), key=lambda o: o.number)
 	free: queue.SimpleQueue = queue.SimpleQueue()
 	for slot in range(boots):
 		free.put(slot)
 
+	lock = threading.Lock()
+
+	def say(line: str) -> None:
+		with lock:	# print() of one thread would split another's line
+			sys.stdout.write(line + '\n')
+			sys.stdout.flush()
+
 	def one(e: Entry) -> Outcome:
 		slot = free.get()
 		try:
-			print(f'mutation: {e.number}/{total} {e.mutant.id} {e.mutant.diff_line()}',
-			      flush=True)
-			o = boot_mutant(k, a, cell, e, jobs, slot)
+			say(f'mutation: {e.number}/{total} {e.mutant.id} {e.mutant.diff_line()}')
+			o = record(boot_mutant(k, a, cell, e, jobs, slot))
 			why = f": {o.detail[0]}" if o.detail else ""
-			print(f'mutation: {e.number}/{total} {o.verdict} in {o.seconds:.0f} s{why}',
-			      flush=True)
+			say(f'mutation: {e.number}/{total} {o.verdict} in {o.seconds:.0f} s{why}')
 			return o
 		finally:
 			free.put(slot)
 
 	with concurrent.futures.ThreadPoolExecutor(max_workers=boots) as pool:
-		return list(pool.map(one, entries))
+		return sorted(list(pool.map(one, todo)) + list(kept.values()), key=lambda o: o.number)
 
 
 def boot_mutant(k: common.Kernel, a: common.Arch, cell: Cell, e: Entry,

@@ -285,7 +285,7 @@ class BootAll(unittest.TestCase):
 	"""The mutants' boots, several at once: each in a slot no other boot
 	holds meanwhile, the outcomes in the entries' order."""
 
-	def boot(self, boots, n=6):
+	def boot(self, boots, n=6, done=None):
 		lock = threading.Lock()
 		held, seen = set(), []
 
@@ -305,7 +305,7 @@ class BootAll(unittest.TestCase):
 					  target) for i in range(1, n + 1)]
 		with mock.patch.object(schemata, 'boot_mutant', side_effect=fake), \
 		     contextlib.redirect_stdout(io.StringIO()) as out:
-			got = schemata.boot_all(None, None, None, entries, 2, boots, n)
+			got = schemata.boot_all(None, None, None, entries, 2, boots, n, done)
 		return got, seen, out.getvalue()
 
 	def test_outcomes_keep_the_entries_order(self):
@@ -320,3 +320,48 @@ class BootAll(unittest.TestCase):
 		self.assertEqual([s for _, s, _ in seen], [None] * 6)
 		self.assertEqual([o.number for o in got], [1, 2, 3, 4, 5, 6])
 		self.assertIn('mutation: 6/6 a.c:f:ror', out)
+
+	def test_a_run_cut_off_goes_on_where_it_stopped(self):
+		with tempfile.TemporaryDirectory() as tmp:
+			path = os.path.join(tmp, 'done.json')
+			first = schemata.Done(path, 'tree1')
+			got, seen, _ = self.boot(2, n=3, done=first)
+			self.assertEqual(len(seen), 3)
+			# the next run over the same tree boots only the new mutants
+			got, seen, out = self.boot(2, n=5, done=schemata.Done(path, 'tree1'))
+			self.assertEqual(sorted(n for n, _, _ in seen), [4, 5])
+			self.assertIn('3 of 5 mutants booted before', out)
+			self.assertEqual([(o.number, o.verdict, o.detail, o.seconds) for o in got],
+					 [(i, schemata.KILLED if i % 2 else schemata.SURVIVED, ['s.c'], 1.0)
+					  for i in range(1, 6)])
+			# another tree, or FRESH=1: every mutant again
+			_, seen, _ = self.boot(2, n=5, done=schemata.Done(path, 'tree2'))
+			self.assertEqual(len(seen), 5)
+			_, seen, _ = self.boot(2, n=5, done=schemata.Done(path, 'tree2', fresh=True))
+			self.assertEqual(len(seen), 5)
+
+	def test_an_outcome_of_other_suites_is_not_kept(self):
+		with tempfile.TemporaryDirectory() as tmp:
+			path = os.path.join(tmp, 'done.json')
+			m = mutagen.Mutant('a.c:f:ror:0000000001', 'a.c', 'f', 'ror', 1, 0, 1, '<', '<=')
+			done = schemata.Done(path, 't')
+			done.put(schemata.Outcome(m, targets.Target('a.c', 'f', 'c*'), schemata.KILLED,
+						  ['c.x'], 1, 2.0))
+			again = schemata.Done(path, 't')
+			self.assertIsNotNone(again.get(schemata.Entry(1, m, targets.Target('a.c', 'f', 'c*'))))
+			self.assertIsNone(again.get(schemata.Entry(1, m, targets.Target('a.c', 'f', 'd*'))))
+
+	def test_the_tree_key_covers_the_extra_boots(self):
+		k, a = common.kernel('6.12'), common.arch('x86_64')
+		with tempfile.TemporaryDirectory() as tmp, \
+		     mock.patch.object(schemata.runner, 'build_key',
+				       side_effect=lambda k, a, tree, args: repr(args)):
+			boots = os.path.join(tmp, 'boots')
+			keys = []
+			for text in ('a x y\n', 'a x z\n'):
+				with open(boots, 'w', encoding='utf-8') as f:
+					f.write(text)
+				with mock.patch.object(schemata.runner, 'BOOTS', boots):
+					keys.append(schemata.tree_key(k, a))
+			self.assertNotEqual(keys[0], keys[1])
+			self.assertIn('inject.config', keys[0])	# the mutation build's config
