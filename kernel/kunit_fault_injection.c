@@ -388,7 +388,8 @@ static void kunit_fault_page_order_set(void *order)
  * Run @walk->call with its first allocation failed (current->fail_nth), then
  * its second, until it makes fewer allocations than the one to fail; with
  * @walk->from_nth, every allocation after that one fails as well. Page
- * allocations of @walk->page_order and above count when it is set. An
+ * allocations of @walk->page_order and above count when it is set, of every
+ * order with @walk->all_pages. An
  * error is only allowed when an allocation was failed, and a must when
  * @walk->fails says the call fails anyway. After each
  * @walk->undo every kmalloc() that the call made from the case's task must
@@ -405,14 +406,15 @@ unsigned int kunit_fail_nth_walk(struct kunit *test,
 	bool failed;
 	int err;
 
-	if (walk->page_order) {
-		KUNIT_ASSERT_GE_MSG(test, walk->page_order, 4U, "%s: smaller pages come and go",
-				    walk->what);
+	if (walk->page_order || walk->all_pages) {
+		KUNIT_ASSERT_TRUE_MSG(test, walk->all_pages || walk->page_order >= 4,
+				      "%s: smaller pages come and go (all_pages takes them)",
+				      walk->what);
 		KUNIT_ASSERT_NOT_NULL_MSG(test, kunit_fault_page_order, "no fail_page_alloc");
 		order = (void *)(uintptr_t)READ_ONCE(*kunit_fault_page_order);
 		err = kunit_add_action_or_reset(test, kunit_fault_page_order_set, order);
 		KUNIT_ASSERT_EQ(test, err, 0);
-		WRITE_ONCE(*kunit_fault_page_order, walk->page_order);
+		WRITE_ONCE(*kunit_fault_page_order, walk->all_pages ? 0 : walk->page_order);
 	}
 	for (nth = 1; nth <= walk->max + 1; nth++) {
 		if (walk->setup)

@@ -20,6 +20,10 @@
  *	allocations too, from 4 up (0: none): kmalloc()s past the slab caches
  *	and kvmalloc()s of a large size. Smaller pages are left alone: slab
  *	refills and KASAN's stack depot take them at any time.
+ * @all_pages: page allocations of every order count (@page_order aside):
+ *	the DMA buffers dma_alloc_coherent() takes from the page allocator.
+ *	Slab refills then count as they come, so that the steps of a walk
+ *	can differ from one run to the next; each still fails one allocation.
  * @setup: optional, run before each call; its allocations are not tracked
  * @call: the call under test; returns 0 or a negative errno
  * @undo: checks the outcome of @call and frees what it made. @err is what
@@ -32,6 +36,7 @@ struct kunit_fail_nth {
 	bool fails;
 	bool from_nth;
 	unsigned int page_order;
+	bool all_pages;
 	void (*setup)(struct kunit *test, void *ctx);
 	int (*call)(struct kunit *test, void *ctx);
 	void (*undo)(struct kunit *test, void *ctx, int err, unsigned int nth,

@@ -828,11 +828,42 @@ static void aac_test_expect_freed(struct kunit *test, struct aac_test_frees *f)
 }
 
 /*
- * A PCI function that lends a case its MSI or MSI-X vectors, as an
- * aacraid card's init enables them (aac_define_int_mode()), with the
+ * The PCI function that lends the cases their MSI or MSI-X vectors,
+ * enabled once for the suite: on x86 its first enable evaluates the ACPI
+ * _PRT, which the debug kernel under TCG runs into the AML loop timeout
+ * (30 s) of.
+ */
+static struct pci_dev *aac_test_lender_pdev;
+
+static int aac_test_suite_init(struct kunit_suite *suite)
+{
+	struct pci_dev *pdev = kunit_pci_find_lender();
+
+	if (!pdev)
+		return 0;	/* the cases skip */
+	if (pci_enable_device_mem(pdev)) {
+		pci_dev_put(pdev);
+		return 0;
+	}
+	aac_test_lender_pdev = pdev;
+	return 0;
+}
+
+static void aac_test_suite_exit(struct kunit_suite *suite)
+{
+	if (!aac_test_lender_pdev)
+		return;
+	pci_disable_device(aac_test_lender_pdev);
+	pci_dev_put(aac_test_lender_pdev);
+	aac_test_lender_pdev = NULL;
+}
+
+/*
+ * What a case borrows of the suite's function: its MSI or MSI-X vectors,
+ * as an aacraid card's init enables them (aac_define_int_mode()), and the
  * device ID of the row's card for as long as the case runs, which
  * aac_is_src() reads. Given back in reverse: the handlers the shutdown
- * left, the vectors, the device ID, the function.
+ * left, the vectors, the device ID.
  */
 struct aac_test_lender {
 	struct pci_dev *pdev;
@@ -852,8 +883,6 @@ static void aac_test_lender_release(void *data)
 			free_irq(l->irq[i], l->dev_id[i]);
 	pci_free_irq_vectors(l->pdev);
 	l->pdev->device = l->device;
-	pci_disable_device(l->pdev);
-	pci_dev_put(l->pdev);
 }
 
 struct aac_shutdown_msi_case {
@@ -884,25 +913,18 @@ static void aac_shutdown_msi_test(struct kunit *test)
 	const struct aac_shutdown_msi_case *c = test->param_value;
 	struct aac_test_dev *tdev = aac_test_dev_alloc(test);
 	struct aac_dev *aac = &tdev->aac;
+	struct pci_dev *pdev = aac_test_lender_pdev;
 	struct aac_test_lender *l;
 	struct aac_test_frees *f;
-	struct pci_dev *pdev;
 	unsigned int i;
 	int n;
 
 	if (!IS_ENABLED(CONFIG_PCI_MSI))
 		kunit_skip(test, "no CONFIG_PCI_MSI");
-	pdev = kunit_pci_find_lender();
 	if (!pdev)
 		kunit_skip(test, "no PCI function with MSI and MSI-X free to lend");
 	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
-	if (!l)
-		pci_dev_put(pdev);
 	KUNIT_ASSERT_NOT_NULL(test, l);
-	if (pci_enable_device_mem(pdev)) {
-		pci_dev_put(pdev);
-		KUNIT_FAIL_AND_ABORT(test, "cannot enable %s", pci_name(pdev));
-	}
 	l->pdev = pdev;
 	l->device = pdev->device;
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, aac_test_lender_release, l));
@@ -1624,6 +1646,8 @@ static struct kunit_case aacraid_thread_test_cases[] = {
 
 static struct kunit_suite aacraid_thread_test_suite = {
 	.name = "aacraid_thread",
+	.suite_init = aac_test_suite_init,
+	.suite_exit = aac_test_suite_exit,
 	.test_cases = aacraid_thread_test_cases,
 };
 

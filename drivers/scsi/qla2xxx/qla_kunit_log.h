@@ -19,7 +19,7 @@
 struct qla_test_log {
 	spinlock_t lock;	/* the tracepoint runs in any context */
 	size_t len;
-	char text[2048];
+	char text[32768];	/* a probe's debug messages of one class fit */
 };
 
 static void qla_test_console(void *data, const char *buf, size_t len)
@@ -94,6 +94,29 @@ static bool qla_test_logged(struct qla_test_log *log, const char *want)
 	spin_lock_irqsave(&log->lock, flags);
 	log->text[log->len] = '\0';
 	found = strstr(log->text, want);
+	spin_unlock_irqrestore(&log->lock, flags);
+	return found;
+}
+
+/*
+ * Whether a line of message @id (as printed: a debug message's past
+ * QLA_TEST_DBG_OFFSET) holds @want, whatever the host or function it
+ * names.
+ */
+static bool qla_test_logged_id(struct qla_test_log *log, u16 id, const char *want)
+{
+	unsigned long flags;
+	bool found = false;
+	const char *p, *eol;
+	char tag[12];
+
+	scnprintf(tag, sizeof(tag), "]-%04x:", id);
+	spin_lock_irqsave(&log->lock, flags);
+	log->text[log->len] = '\0';
+	for (p = log->text; !found && (p = strstr(p, tag)); p = eol) {
+		eol = strchrnul(p, '\n');
+		found = strnstr(p, want, eol - p);
+	}
 	spin_unlock_irqrestore(&log->lock, flags);
 	return found;
 }

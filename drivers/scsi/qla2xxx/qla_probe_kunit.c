@@ -36,7 +36,30 @@ struct qla_probe_seen {
 	bool msi, msix, needs_freset;
 	int irqs_with_action;	/* of the vectors the function has enabled */
 	bool mgmt_reserved;	/* the management server's bit in the loop ID map */
+	unsigned int loop_ids_reserved;	/* the bits set in the loop ID map */
+	bool vp_list_empty;
+	unsigned int dif_good_listed, dif_unusable_listed;	/* DIF bundling buffers kept */
+	unsigned int dif_crossing;	/* of those kept, the ones that cross 4 GiB */
+	struct fc_els_ls_rjt elsrej;	/* what the ELS reject buffer holds */
 };
+
+/*
+ * A base whose driver has EDIF_CAP() (6.12, not 6.1) allocates the virtual
+ * port map for it, and an NVMe LS reject buffer.
+ */
+#ifdef EDIF_CAP
+#define QLA_PROBE_VP_MAP
+#endif
+
+static unsigned int qla_probe_listed(struct list_head *head)
+{
+	struct list_head *pos;
+	unsigned int n = 0;
+
+	list_for_each(pos, head)
+		n++;
+	return n;
+}
 
 /* Read by the replaced init: one case runs at a time. */
 static struct qla_probe_seen *qla_probe_seen;
@@ -73,6 +96,20 @@ static int qla_probe_init_fails(scsi_qla_host_t *vha)
 	/* The map has max_fibre_devices bits: 512 before the 24xx */
 	s->mgmt_reserved = ha->loop_id_map && NPH_MGMT_SERVER < ha->max_fibre_devices &&
 			   test_bit(NPH_MGMT_SERVER, ha->loop_id_map);
+	if (ha->loop_id_map)
+		s->loop_ids_reserved = bitmap_weight(ha->loop_id_map, LOOPID_MAP_SIZE);
+	s->vp_list_empty = list_empty(&ha->vp_list);
+	if (ha->dif_bundl_pool) {
+		struct dsd_dma *dsd;
+
+		s->dif_good_listed = qla_probe_listed(&ha->pool.good.head);
+		s->dif_unusable_listed = qla_probe_listed(&ha->pool.unusable.head);
+		list_for_each_entry(dsd, &ha->pool.unusable.head, list)
+			s->dif_crossing += upper_32_bits(dsd->dsd_list_dma) !=
+				upper_32_bits(dsd->dsd_list_dma + DIF_BUNDLING_DMA_POOL_SIZE);
+	}
+	if (ha->elsrej.c)
+		s->elsrej = *ha->elsrej.c;
 	s->drvdata = pci_get_drvdata(pdev);
 	s->enable_cnt = atomic_read(&pdev->enable_cnt);
 	s->needs_freset = pdev->needs_freset;
@@ -103,6 +140,12 @@ struct qla_probe_isp {
 	unsigned short sg_tablesize;	/* 0: the template's */
 	bool mq_regs;			/* queue registers in the MQ BAR (83xx on) */
 	bool freset;			/* needs a fundamental reset on EEH */
+	/* What qla2x00_mem_alloc() gives the family besides what all get */
+	bool sns_cmd;			/* an SNS command buffer, not an MS IOCB */
+	bool ex_init_cb;		/* an extended init control block (81xx on) */
+	bool sf_init_cb;		/* a special features control block (27xx on) */
+	bool ctx_pool;			/* a CT6 context pool (27xx) */
+	bool edif;			/* encryption of data in flight with ql2xsecenable (28xx) */
 };
 
 #define QLA_PROBE_NO_FLASH	.flash_conf_off = ~0, .flash_data_off = ~0,	\
@@ -123,7 +166,7 @@ static const struct qla_probe_isp qla_probe_isp2100 = {
 	.req_length = REQUEST_ENTRY_CNT_2100, .rsp_length = RESPONSE_ENTRY_CNT_2100,
 	.max_loop_id = SNS_LAST_LOOP_ID_2100, .max_fibre_devices = MAX_FIBRE_DEVICES_2100,
 	.init_cb_size = sizeof(init_cb_t), .gid_list_info_size = 4,
-	.optrom_size = OPTROM_SIZE_2300, QLA_PROBE_NO_FLASH, .sg_tablesize = 32,
+	.optrom_size = OPTROM_SIZE_2300, QLA_PROBE_NO_FLASH, .sg_tablesize = 32, .sns_cmd = true,
 };
 
 static const struct qla_probe_isp qla_probe_isp2200 = {
@@ -131,7 +174,7 @@ static const struct qla_probe_isp qla_probe_isp2200 = {
 	.req_length = REQUEST_ENTRY_CNT_2200, .rsp_length = RESPONSE_ENTRY_CNT_2100,
 	.max_loop_id = SNS_LAST_LOOP_ID_2100, .max_fibre_devices = MAX_FIBRE_DEVICES_2100,
 	.init_cb_size = sizeof(init_cb_t), .gid_list_info_size = 4,
-	.optrom_size = OPTROM_SIZE_2300, QLA_PROBE_NO_FLASH,
+	.optrom_size = OPTROM_SIZE_2300, QLA_PROBE_NO_FLASH, .sns_cmd = true,
 };
 
 /* The 23xx, with an option ROM of their own size */
@@ -168,7 +211,7 @@ static const struct qla_probe_isp qla_probe_isp81xx = {
 	.init_cb_size = sizeof(struct mid_init_cb_81xx), .optrom_size = OPTROM_SIZE_81XX,
 	.flash_conf_off = FARX_ACCESS_FLASH_CONF_81XX,
 	.flash_data_off = FARX_ACCESS_FLASH_DATA_81XX,
-	.nvram_conf_off = ~0, .nvram_data_off = ~0,
+	.nvram_conf_off = ~0, .nvram_data_off = ~0, .ex_init_cb = true,
 };
 
 /* The 83xx and later: queue registers in the MQ BAR, flash offsets of their own */
@@ -179,18 +222,20 @@ static const struct qla_probe_isp qla_probe_isp81xx = {
 	.init_cb_size = sizeof(struct mid_init_cb_81xx), .optrom_size = (optrom), \
 	.flash_conf_off = FARX_ACCESS_FLASH_CONF_##flash,			\
 	.flash_data_off = FARX_ACCESS_FLASH_DATA_##flash,			\
-	.nvram_conf_off = ~0, .nvram_data_off = ~0
+	.nvram_conf_off = ~0, .nvram_data_off = ~0, .ex_init_cb = true
 
 static const struct qla_probe_isp qla_probe_isp83xx = {
 	QLA_PROBE_MQ(&qla83xx_isp_ops, OPTROM_SIZE_83XX, 81XX)
 };
 
 static const struct qla_probe_isp qla_probe_isp27xx = {
-	QLA_PROBE_MQ(&qla27xx_isp_ops, OPTROM_SIZE_83XX, 81XX)
+	QLA_PROBE_MQ(&qla27xx_isp_ops, OPTROM_SIZE_83XX, 81XX), .sf_init_cb = true,
+	.ctx_pool = true,
 };
 
 static const struct qla_probe_isp qla_probe_isp28xx = {
-	QLA_PROBE_MQ(&qla27xx_isp_ops, OPTROM_SIZE_28XX, 28XX)
+	QLA_PROBE_MQ(&qla27xx_isp_ops, OPTROM_SIZE_28XX, 28XX), .sf_init_cb = true,
+	.edif = true,
 };
 
 static const struct qla_probe_isp qla_probe_ispfx00 = {
@@ -206,9 +251,11 @@ struct qla_probe_params {
 	int maxqdepth;		/* ql2xmaxqdepth */
 	int enabledif;		/* ql2xenabledif */
 	u64 maxlun;		/* ql2xmaxlun */
+	int secenable;		/* ql2xsecenable */
+	bool target;		/* qlini_mode=exclusive, not its default "enabled" */
 };
 
-#define QLA_PROBE_PARAMS	{ 1, MAX_Q_DEPTH, 2, MAX_LUNS }
+#define QLA_PROBE_PARAMS	{ 1, MAX_Q_DEPTH, 2, MAX_LUNS, 0, false }
 
 /*
  * A device ID (and revision, and subsystem) to probe with the module
@@ -229,6 +276,7 @@ struct qla_probe_one_case {
 	int max_q_depth;
 	int enabledif;			/* ql2xenabledif after the probe */
 	bool walk;			/* walked allocation by allocation too */
+	bool log;			/* with the init class of debug messages on */
 };
 
 /* The parameters' defaults; what they give on an adapter without T10 PI */
@@ -242,11 +290,11 @@ struct qla_probe_one_case {
 
 static const struct qla_probe_one_case qla_probe_one_cases[] = {
 	{ "ISP2100: INTx, 32 S/G entries", PCI_DEVICE_ID_QLOGIC_ISP2100, 0, 0, 0,
-	  .isp = &qla_probe_isp2100, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT },
+	  .isp = &qla_probe_isp2100, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT, .log = true },
 	{ "ISP2200: INTx", PCI_DEVICE_ID_QLOGIC_ISP2200, 0, 0, 0,
 	  .isp = &qla_probe_isp2200, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT },
 	{ "ISP2312: INTx", PCI_DEVICE_ID_QLOGIC_ISP2312, 0, 0, 0,
-	  .isp = &qla_probe_isp2312, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT, .walk = true },
+	  .isp = &qla_probe_isp2312, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT },
 	{ "ISP2322: its larger option ROM", PCI_DEVICE_ID_QLOGIC_ISP2322, 0, 0, 0,
 	  .isp = &qla_probe_isp2322, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT },
 	{ "ISP2312, ql2xmaxlun=0x10000: 16-bit LUNs", PCI_DEVICE_ID_QLOGIC_ISP2312, 0, 0, 0,
@@ -254,7 +302,7 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 	  .params = { 1, MAX_Q_DEPTH, 2, 0x10000 }, .max_cmd_len = MAX_CMDSZ,
 	  .max_lun = 0xffff, .max_q_depth = MAX_Q_DEPTH, .enabledif = 2 },
 	{ "ISP2432 rev 3: MSI-X", PCI_DEVICE_ID_QLOGIC_ISP2432, 3, 0, 0,
-	  .isp = &qla_probe_isp24xx, .irq = QLA_PROBE_MSIX, QLA_PROBE_DEFAULT },
+	  .isp = &qla_probe_isp24xx, .irq = QLA_PROBE_MSIX, QLA_PROBE_DEFAULT, .log = true },
 	{ "ISP2432 rev 2: MSI, MSI-X needs rev 3", PCI_DEVICE_ID_QLOGIC_ISP2432, 2, 0, 0,
 	  .isp = &qla_probe_isp24xx, .irq = QLA_PROBE_MSI, QLA_PROBE_DEFAULT },
 	{ "ISP2432 of HP 0x7040: INTx", PCI_DEVICE_ID_QLOGIC_ISP2432, 3,
@@ -299,7 +347,7 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 	{ "ISP2031, ql2xenabledif=0: 16-byte CDBs", PCI_DEVICE_ID_QLOGIC_ISP2031, 0, 0, 0,
 	  .isp = &qla_probe_isp83xx, .irq = QLA_PROBE_MSIX,
 	  .params = { 1, MAX_Q_DEPTH, 0, MAX_LUNS }, .max_cmd_len = MAX_CMDSZ,
-	  .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH, .enabledif = 0 },
+	  .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH, .enabledif = 0, .log = true },
 	{ "ISP2031, ql2xenabledif=1: reset to 2", PCI_DEVICE_ID_QLOGIC_ISP2031, 0, 0, 0,
 	  .isp = &qla_probe_isp83xx, .irq = QLA_PROBE_MSIX,
 	  .params = { 1, MAX_Q_DEPTH, 1, MAX_LUNS }, .max_cmd_len = 32,
@@ -309,14 +357,28 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 	{ "ISP2031: MSI-X, T10 PI", PCI_DEVICE_ID_QLOGIC_ISP2031, 0, 0, 0,
 	  .isp = &qla_probe_isp83xx, .irq = QLA_PROBE_MSIX, QLA_PROBE_PI },
 	{ "ISP2071: MSI-X", PCI_DEVICE_ID_QLOGIC_ISP2071, 0, 0, 0,
-	  .isp = &qla_probe_isp27xx, .irq = QLA_PROBE_MSIX, QLA_PROBE_PI },
+	  .isp = &qla_probe_isp27xx, .irq = QLA_PROBE_MSIX, QLA_PROBE_PI, .log = true },
 	{ "ISP2281: MSI-X", PCI_DEVICE_ID_QLOGIC_ISP2281, 0, 0, 0,
 	  .isp = &qla_probe_isp28xx, .irq = QLA_PROBE_MSIX, QLA_PROBE_PI },
+	{ "ISP2312, qlini_mode=exclusive: target mode", PCI_DEVICE_ID_QLOGIC_ISP2312, 0, 0, 0,
+	  .isp = &qla_probe_isp2312, .irq = QLA_PROBE_INTX,
+	  .params = { 1, MAX_Q_DEPTH, 2, MAX_LUNS, 0, true },
+	  .max_cmd_len = MAX_CMDSZ, .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH,
+	  .enabledif = 2, .walk = true },
+	{ "ISP2281, ql2xsecenable=1, ql2xenabledif=0: EDIF",
+	  PCI_DEVICE_ID_QLOGIC_ISP2281, 0, 0, 0, .isp = &qla_probe_isp28xx, .irq = QLA_PROBE_MSIX,
+	  .params = { 1, MAX_Q_DEPTH, 0, MAX_LUNS, 1, false },
+	  .max_cmd_len = MAX_CMDSZ, .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH,
+	  .enabledif = 0, .log = true },
 	{ "ISPF001: BAR 0 too small", PCI_DEVICE_ID_QLOGIC_ISPF001, 0, 0, 0,
 	  .isp = &qla_probe_ispfx00, .err = -ENOMEM, QLA_PROBE_DEFAULT, .walk = true },
 	{ "ISP2532, ql2xenablemsix=0, no INTx line: no interrupt", PCI_DEVICE_ID_QLOGIC_ISP2532,
 	  0, 0, 0, .isp = &qla_probe_isp25xx, .no_intx = true, .err = -ENOTCONN,
 	  .params = { 0, MAX_Q_DEPTH, 2, MAX_LUNS }, .walk = true },
+	{ "ISP2071, ql2xenablemsix=0: INTx", PCI_DEVICE_ID_QLOGIC_ISP2071, 0, 0, 0,
+	  .isp = &qla_probe_isp27xx, .irq = QLA_PROBE_INTX,
+	  .params = { 0, MAX_Q_DEPTH, 2, MAX_LUNS }, .max_cmd_len = 32,
+	  .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH, .enabledif = 2, .walk = true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(qla_probe_one, qla_probe_one_cases, name);
@@ -417,6 +479,123 @@ static struct pci_dev *qla_probe_borrow(struct kunit *test, const struct qla_pro
 	return pdev;
 }
 
+#if QLA_TEST_DMA_TRACED
+/*
+ * The DMA buffers a probe allocates for the function and frees, through
+ * the DMA API's tracepoints (6.12 on): coherent buffers and the pages of
+ * its DMA pools. A failed probe must leave none.
+ */
+#define QLA_PROBE_DMA_MAX	256
+
+struct qla_probe_dma {
+	struct device *dev;
+	spinlock_t lock;	/* the tracepoints may run in any context */
+	unsigned int n;		/* buffers live */
+	unsigned int strays;	/* frees of no live buffer */
+	bool overflow;
+	void *live[QLA_PROBE_DMA_MAX];
+	size_t size[QLA_PROBE_DMA_MAX];
+};
+
+static void qla_probe_dma_alloc(void *data, struct device *dev, void *virt, dma_addr_t dma,
+				size_t size, enum dma_data_direction dir, gfp_t gfp,
+				unsigned long attrs)
+{
+	struct qla_probe_dma *d = data;
+	unsigned long flags;
+
+	if (dev != d->dev || !virt)
+		return;
+	spin_lock_irqsave(&d->lock, flags);
+	if (d->n < QLA_PROBE_DMA_MAX) {
+		d->live[d->n] = virt;
+		d->size[d->n++] = size;
+	} else {
+		d->overflow = true;
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static void qla_probe_dma_free(void *data, struct device *dev, void *virt, dma_addr_t dma,
+			       size_t size, enum dma_data_direction dir, unsigned long attrs)
+{
+	struct qla_probe_dma *d = data;
+	unsigned long flags;
+	unsigned int i;
+
+	if (dev != d->dev)
+		return;
+	spin_lock_irqsave(&d->lock, flags);
+	for (i = 0; i < d->n && d->live[i] != virt; i++)
+		;
+	if (i < d->n) {
+		d->n--;
+		d->live[i] = d->live[d->n];
+		d->size[i] = d->size[d->n];
+	} else {
+		d->strays++;
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static void qla_probe_dma_stop(void *data)
+{
+	unregister_trace_dma_free(qla_probe_dma_free, data);
+	unregister_trace_dma_alloc(qla_probe_dma_alloc, data);
+	tracepoint_synchronize_unregister();
+}
+
+static struct qla_probe_dma *qla_probe_dma_start(struct kunit *test, struct device *dev)
+{
+	struct qla_probe_dma *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->dev = dev;
+	spin_lock_init(&d->lock);
+	KUNIT_ASSERT_EQ(test, register_trace_dma_alloc(qla_probe_dma_alloc, d), 0);
+	if (register_trace_dma_free(qla_probe_dma_free, d)) {
+		unregister_trace_dma_alloc(qla_probe_dma_alloc, d);
+		KUNIT_FAIL_AND_ABORT(test, "cannot probe dma_free");
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qla_probe_dma_stop, d), 0);
+	return d;
+}
+
+static void qla_probe_dma_reset(struct qla_probe_dma *d)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->n = 0;
+	d->strays = 0;
+	d->overflow = false;
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static void qla_probe_expect_dma_freed(struct kunit *test, struct qla_probe_dma *d)
+{
+	KUNIT_EXPECT_FALSE_MSG(test, d->overflow, "more than %d DMA buffers", QLA_PROBE_DMA_MAX);
+	KUNIT_EXPECT_EQ_MSG(test, d->n, 0, "DMA buffers not freed, the first of %zu bytes",
+			    d->n ? d->size[0] : 0);
+	KUNIT_EXPECT_EQ_MSG(test, d->strays, 0, "DMA frees of no buffer of the probe");
+}
+#else
+struct qla_probe_dma;
+
+static struct qla_probe_dma *qla_probe_dma_start(struct kunit *test, struct device *dev)
+{
+	return NULL;
+}
+
+static void qla_probe_dma_reset(struct qla_probe_dma *d)
+{
+}
+
+static void qla_probe_expect_dma_freed(struct kunit *test, struct qla_probe_dma *d)
+{
+}
+#endif
+
 struct qla_probe_env {
 	struct pci_dev *pdev;
 	struct pci_device_id id;
@@ -424,7 +603,10 @@ struct qla_probe_env {
 	struct isp_operations *ops;
 	int (*init)(scsi_qla_host_t *vha);
 	struct qla_probe_params params;	/* the user's, given back */
+	int ini_mode;			/* the user's qlini_mode, as ql2x_ini_mode keeps it */
 	const struct qla_probe_one_case *row;
+	struct qla_test_log *log;
+	struct qla_probe_dma *dma;
 };
 
 static void qla_probe_params_set(const struct qla_probe_params *p)
@@ -433,6 +615,8 @@ static void qla_probe_params_set(const struct qla_probe_params *p)
 	ql2xmaxqdepth = p->maxqdepth;
 	ql2xenabledif = p->enabledif;
 	ql2xmaxlun = p->maxlun;
+	ql2xsecenable = p->secenable;
+	ql2x_ini_mode = p->target ? QLA2XXX_INI_MODE_EXCLUSIVE : QLA2XXX_INI_MODE_ENABLED;
 }
 
 static void qla_probe_restore(void *data)
@@ -441,6 +625,7 @@ static void qla_probe_restore(void *data)
 
 	e->ops->initialize_adapter = e->init;
 	qla_probe_params_set(&e->params);
+	ql2x_ini_mode = e->ini_mode;
 	qla_probe_seen = NULL;
 }
 
@@ -458,11 +643,15 @@ static struct qla_probe_env *qla_probe_env(struct kunit *test, const struct qla_
 	e->row = c;
 	e->init = e->ops->initialize_adapter;
 	e->params = (struct qla_probe_params){ ql2xenablemsix, ql2xmaxqdepth, ql2xenabledif,
-					       ql2xmaxlun };
+					       ql2xmaxlun, ql2xsecenable };
+	e->ini_mode = ql2x_ini_mode;
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, qla_probe_restore, e));
 	e->ops->initialize_adapter = qla_probe_init_fails;
 	qla_probe_params_set(&c->params);
 	qla_probe_seen = e->seen;
+	if (c->log)
+		e->log = qla_test_log_start(test, ql_dbg_init);
+	e->dma = qla_probe_dma_start(test, &e->pdev->dev);
 	return e;
 }
 
@@ -529,6 +718,115 @@ static void qla_probe_expect_isp(struct kunit *test, const struct qla_probe_isp 
 	}
 }
 
+/*
+ * What qla2x00_mem_alloc() handed the init: what every adapter gets, what
+ * its family and the module parameters add, and the rest left NULL.
+ */
+static void qla_probe_expect_mem(struct kunit *test, const struct qla_probe_one_case *c,
+				 const struct qla_probe_seen *s, bool failed)
+{
+	const struct qla_probe_isp *isp = c->isp;
+	const struct qla_hw_data *ha = &s->ha;
+	bool tgt = c->params.target;
+	bool edif = isp->edif && c->params.secenable;
+
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->tgt.atio_ring, tgt, "the ATIO ring");
+	KUNIT_EXPECT_NOT_NULL(test, ha->init_cb);
+	KUNIT_EXPECT_NOT_NULL(test, ha->host_map.h.mempool);
+	KUNIT_EXPECT_NOT_NULL(test, ha->gid_list);
+	KUNIT_EXPECT_NOT_NULL(test, ha->srb_mempool);
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->ctx_mempool, isp->ctx_pool || edif, "the CT6 pool");
+	KUNIT_EXPECT_NOT_NULL(test, ha->nvram);
+	KUNIT_EXPECT_NOT_NULL(test, ha->s_dma_pool);
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->dl_dma_pool, c->enabledif || edif, "the DSD list pool");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->fcp_cmnd_dma_pool, c->enabledif || edif,
+			    "the FCP command pool");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->dif_bundl_pool, !!c->enabledif, "the DIF bundling pool");
+	if (ha->dif_bundl_pool) {
+		/*
+		 * 128 buffers tried: those that cross 4 GiB kept, the rest given
+		 * back; one the pool failed to give (@failed) is not counted.
+		 */
+		unsigned int tried = ha->pool.good.count + ha->pool.unusable.count;
+
+		KUNIT_EXPECT_LE(test, tried, 128);
+		KUNIT_EXPECT_GE(test, tried, 128 - failed);
+		KUNIT_EXPECT_EQ(test, s->dif_good_listed, 0);
+		KUNIT_EXPECT_EQ(test, s->dif_unusable_listed, ha->pool.unusable.count);
+		KUNIT_EXPECT_EQ(test, s->dif_crossing, ha->pool.unusable.count);
+		KUNIT_EXPECT_EQ(test, ha->dif_bundle_kallocs, ha->pool.unusable.count);
+		KUNIT_EXPECT_EQ(test, ha->dif_bundle_dma_allocs, ha->pool.unusable.count);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->sns_cmd, isp->sns_cmd, "the SNS command");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->ms_iocb, !isp->sns_cmd, "the MS IOCB");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->ct_sns, !isp->sns_cmd, "the CT SNS command");
+	KUNIT_EXPECT_NOT_NULL(test, s->req.ring);
+	KUNIT_EXPECT_NOT_NULL(test, s->rsp.ring);
+	KUNIT_EXPECT_PTR_EQ(test, s->rsp.hw, s->vha.hw);
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->npiv_info, !!isp->nvram_npiv_size, "the NPIV entries");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->ex_init_cb, isp->ex_init_cb, "the EX-INIT-CB");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->sf_init_cb, isp->sf_init_cb, "the SF-INIT-CB");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->async_pd, !isp->mem_only, "the async port database");
+	KUNIT_EXPECT_TRUE(test, s->vp_list_empty);
+	/*
+	 * Before firmware interface 2 the loop IDs below the first SNS one,
+	 * the management server's and the broadcast's are taken; after it
+	 * only the management server's (NPH_MGMT_SERVER, by the probe).
+	 */
+	KUNIT_EXPECT_EQ(test, s->loop_ids_reserved, isp->mem_only ? 1 : SNS_FIRST_LOOP_ID + 2);
+	KUNIT_EXPECT_NOT_NULL(test, ha->sfp_data);
+	KUNIT_EXPECT_NOT_NULL(test, ha->flt);
+	KUNIT_EXPECT_NOT_NULL(test, ha->purex_dma_pool);
+	KUNIT_EXPECT_EQ(test, ha->elsrej.size, sizeof(struct fc_els_ls_rjt) + 16);
+	KUNIT_EXPECT_NOT_NULL(test, ha->elsrej.c);
+	KUNIT_EXPECT_EQ(test, s->elsrej.er_cmd, ELS_LS_RJT);
+	KUNIT_EXPECT_EQ(test, s->elsrej.er_reason, ELS_RJT_LOGIC);
+	KUNIT_EXPECT_EQ(test, s->elsrej.er_explan, ELS_EXPL_UNAB_DATA);
+#ifdef QLA_PROBE_VP_MAP
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->vp_map, tgt || edif, "the virtual port map");
+	KUNIT_EXPECT_EQ(test, ha->lsrjt.size, sizeof(struct fcnvme_ls_rjt));
+	KUNIT_EXPECT_NOT_NULL(test, ha->lsrjt.c);
+#endif
+}
+
+/*
+ * With the init class of debug messages on, qla2x00_mem_alloc() names
+ * each block it got as it gets it, and only those; qla2x00_free_irqs_of()
+ * says when it disabled MSI-X.
+ */
+static void qla_probe_expect_log(struct kunit *test, const struct qla_probe_one_case *c,
+				 const struct qla_probe_seen *s, struct qla_test_log *log)
+{
+	const struct qla_probe_isp *isp = c->isp;
+	bool edif = isp->edif && c->params.secenable;
+	const struct {
+		u16 id;
+		const char *text;
+		bool want;
+	} lines[] = {
+		{ 0x0021, "ctx_cachep=", isp->ctx_pool || edif },
+		{ 0x0022, "init_cb=", true },
+		{ 0x0024, "qla2x00_mem_alloc: dif dma pool (good=", !!c->enabledif },
+		{ 0x0025, "dl_dma_pool=", c->enabledif || edif },
+		{ 0x0026, "sns_cmd: ", isp->sns_cmd },
+		{ 0x0027, "ms_iocb=", !isp->sns_cmd },
+		{ 0x002c, "req=", true },
+		{ 0x002e, "ex_init_cb=", isp->ex_init_cb },
+		{ 0x0199, "sf_init_cb=", isp->sf_init_cb },
+		{ 0x002f, "async_pd=", !isp->mem_only },
+		{ 0x0123, "loop_id_map=", true },
+		{ 0x0042, "Disabled MSI-X.", c->irq == QLA_PROBE_MSIX },
+	};
+	unsigned int i;
+
+	KUNIT_EXPECT_LT_MSG(test, log->len, sizeof(log->text) - 1, "messages were left out");
+	for (i = 0; i < ARRAY_SIZE(lines); i++)
+		KUNIT_EXPECT_EQ_MSG(test, qla_test_logged_id(log, lines[i].id + QLA_TEST_DBG_OFFSET,
+							     lines[i].text),
+				    lines[i].want, "message %04x \"%s\" in:\n%s", lines[i].id,
+				    lines[i].text, log->text);
+}
+
 static void qla_probe_one_test(struct kunit *test)
 {
 	const struct qla_probe_one_case *c = test->param_value;
@@ -539,6 +837,7 @@ static void qla_probe_one_test(struct kunit *test)
 	ret = qla2x00_probe_one(e->pdev, &e->id);
 
 	qla_probe_expect_undone(test, e->pdev);
+	qla_probe_expect_dma_freed(test, e->dma);
 	if (c->err) {
 		KUNIT_EXPECT_EQ(test, ret, c->err);
 		KUNIT_EXPECT_EQ(test, s->calls, 0);
@@ -547,6 +846,9 @@ static void qla_probe_one_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, -ENODEV);
 	KUNIT_ASSERT_EQ(test, s->calls, 1);
 	qla_probe_expect_isp(test, c->isp, s);
+	qla_probe_expect_mem(test, c, s, false);
+	if (e->log)
+		qla_probe_expect_log(test, c, s, e->log);
 	KUNIT_EXPECT_EQ(test, s->req.max_q_depth, c->max_q_depth);
 	KUNIT_EXPECT_EQ(test, ql2xenabledif, c->enabledif);
 
@@ -593,12 +895,197 @@ static void qla_probe_one_test(struct kunit *test)
 			SCSI_NL_VID_TYPE_PCI | PCI_VENDOR_ID_QLOGIC);
 }
 
+/*
+ * qla2x00_free_irqs_of() on the suite's function, with the interrupts a
+ * probe leaves: MSI-X vectors, of which the adapter's (msix_count) with a
+ * handler (have_irq) are freed through their own dev_id, each affinity
+ * notifier cleared first; or an INTx or MSI handler with response queue
+ * zero as its dev_id, freed when the caller hands that queue (none was
+ * requested when it cannot). The vectors are given back either way.
+ */
+struct qla_free_irqs_case {
+	const char *name;
+	enum qla_probe_irq irq;
+	bool rsp;		/* the caller hands response queue zero */
+};
+
+static const struct qla_free_irqs_case qla_free_irqs_cases[] = {
+	{ "MSI-X: the vectors with a handler, through their own dev_id", QLA_PROBE_MSIX, true },
+	{ "MSI: the handler of response queue zero", QLA_PROBE_MSI, true },
+	{ "INTx: the handler of response queue zero", QLA_PROBE_INTX, true },
+	{ "MSI, no response queue: no handler was requested", QLA_PROBE_MSI, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(qla_free_irqs, qla_free_irqs_cases, name);
+
+/*
+ * MSI-X: the adapter's two vectors, the second without a handler, and an
+ * entry past them (a third vector) that claims one: the function must not
+ * read it.
+ */
+#define QLA_FREE_IRQS_VECTORS	3
+#define QLA_FREE_IRQS_ADAPTER	2
+
+struct qla_free_irqs_vec {
+	int irq;
+	bool requested;		/* by the case, with this as dev_id */
+	bool notified;		/* an affinity notifier set by the case */
+	bool released;		/* and released since */
+	struct irq_affinity_notify notify;
+};
+
+struct qla_free_irqs_env {
+	struct pci_dev *pdev;
+	struct qla_free_irqs_vec vec[QLA_FREE_IRQS_VECTORS];
+	struct rsp_que rsp;
+	struct qla_hw_data ha;
+	scsi_qla_host_t vha;
+	void *entries;		/* the MSI-X entries */
+	bool entries_freed;
+	int rsp_irq;		/* where rsp's handler is, or 0 */
+};
+
+static irqreturn_t qla_free_irqs_handler(int irq, void *dev_id)
+{
+	return IRQ_NONE;
+}
+
+static void qla_free_irqs_notify(struct irq_affinity_notify *notify, const cpumask_t *mask)
+{
+}
+
+static void qla_free_irqs_release(struct kref *ref)
+{
+	struct irq_affinity_notify *n = container_of(ref, struct irq_affinity_notify, kref);
+
+	container_of(n, struct qla_free_irqs_vec, notify)->released = true;
+}
+
+/* What the function under test left of the case's: notifiers, handlers, vectors. */
+static void qla_free_irqs_undo(void *data)
+{
+	struct qla_free_irqs_env *e = data;
+	unsigned int i;
+
+	if (e->pdev->msix_enabled) {
+		for (i = 0; i < QLA_FREE_IRQS_VECTORS; i++) {
+			struct qla_free_irqs_vec *v = &e->vec[i];
+
+			if (v->notified && !v->released)
+				irq_set_affinity_notifier(v->irq, NULL);
+			if (v->requested && irq_has_action(v->irq))
+				free_irq(v->irq, v);
+		}
+	}
+	if (e->rsp_irq && irq_has_action(e->rsp_irq))
+		free_irq(e->rsp_irq, &e->rsp);
+	pci_free_irq_vectors(e->pdev);
+	if (!e->entries_freed)
+		kfree(e->entries);
+}
+
+static void qla_free_irqs_msix(struct kunit *test, struct qla_free_irqs_env *e)
+{
+	struct qla_hw_data *ha = &e->ha;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, pci_alloc_irq_vectors(e->pdev, QLA_FREE_IRQS_VECTORS,
+						    QLA_FREE_IRQS_VECTORS, PCI_IRQ_MSIX),
+			QLA_FREE_IRQS_VECTORS);
+	e->entries = kcalloc(QLA_FREE_IRQS_VECTORS, sizeof(*ha->msix_entries), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e->entries);
+	ha->msix_entries = e->entries;
+	ha->msix_count = QLA_FREE_IRQS_ADAPTER;
+	ha->flags.msix_enabled = 1;
+	for (i = 0; i < QLA_FREE_IRQS_VECTORS; i++) {
+		struct qla_free_irqs_vec *v = &e->vec[i];
+		struct qla_msix_entry *q = &ha->msix_entries[i];
+
+		v->irq = pci_irq_vector(e->pdev, i);
+		KUNIT_ASSERT_GT(test, v->irq, 0);
+		q->vector = v->irq;
+		q->entry = i;
+		q->handle = v;
+		if (i == 1)
+			continue;	/* the adapter's vector without a handler */
+		q->have_irq = 1;
+		if (i < QLA_FREE_IRQS_ADAPTER) {
+			KUNIT_ASSERT_EQ(test, request_irq(v->irq, qla_free_irqs_handler, 0,
+							  "qla2xxx_kunit", v), 0);
+			v->requested = true;
+		}
+		v->notify.notify = qla_free_irqs_notify;
+		v->notify.release = qla_free_irqs_release;
+		KUNIT_ASSERT_EQ(test, irq_set_affinity_notifier(v->irq, &v->notify), 0);
+		v->notified = true;
+	}
+}
+
+static void qla_free_irqs_of_test(struct kunit *test)
+{
+	const struct qla_free_irqs_case *c = test->param_value;
+	struct pci_dev *pdev = qla_probe_pdev;
+	struct qla_free_irqs_env *e;
+	struct qla_test_frees *f;
+	struct qla_test_log *log;
+
+	if (!IS_ENABLED(CONFIG_PCI_MSI) || !IS_ENABLED(CONFIG_SMP))
+		kunit_skip(test, "no CONFIG_PCI_MSI, or no CONFIG_SMP for affinity notifiers");
+	if (!pdev)
+		kunit_skip(test, "no PCI function with MSI and MSI-X free to lend");
+	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->pdev = pdev;
+	e->ha.pdev = pdev;
+	e->vha.hw = &e->ha;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qla_free_irqs_undo, e), 0);
+	log = qla_test_log_start(test, ql_dbg_init);
+	f = qla_test_frees_start(test);
+
+	if (c->irq == QLA_PROBE_MSIX) {
+		qla_free_irqs_msix(test, e);
+		qla_test_track(test, f, e->entries);
+	} else {
+		if (c->irq == QLA_PROBE_MSI) {
+			KUNIT_ASSERT_EQ(test, pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI), 1);
+			e->ha.flags.msi_enabled = 1;
+		}
+		if (c->rsp) {
+			unsigned long flags = c->irq == QLA_PROBE_INTX ? IRQF_SHARED : 0;
+
+			e->rsp_irq = pci_irq_vector(pdev, 0);
+			KUNIT_ASSERT_GT(test, e->rsp_irq, 0);
+			KUNIT_ASSERT_EQ(test, request_irq(e->rsp_irq, qla_free_irqs_handler, flags,
+							  "qla2xxx_kunit", &e->rsp), 0);
+		}
+	}
+
+	qla2x00_free_irqs_of(&e->vha, c->rsp ? &e->rsp : NULL);
+
+	e->entries_freed = e->entries && qla_test_kfrees(f, e->entries) > 0;
+	if (e->rsp_irq)
+		KUNIT_EXPECT_FALSE(test, irq_has_action(e->rsp_irq));
+	KUNIT_EXPECT_FALSE(test, pdev->msi_enabled);
+	KUNIT_EXPECT_FALSE(test, pdev->msix_enabled);
+	KUNIT_EXPECT_FALSE(test, e->ha.flags.msix_enabled);
+	KUNIT_EXPECT_NULL(test, e->ha.msix_entries);
+	KUNIT_EXPECT_EQ(test, qla_test_logged_id(log, 0x0042 + QLA_TEST_DBG_OFFSET,
+						 "Disabled MSI-X."), c->irq == QLA_PROBE_MSIX);
+	if (c->irq != QLA_PROBE_MSIX)
+		return;
+	KUNIT_EXPECT_EQ(test, qla_test_kfrees(f, e->entries), 1);
+	/* The handler went, its notifier cleared first; the entry past was not read */
+	KUNIT_EXPECT_TRUE(test, e->vec[0].released);
+	KUNIT_EXPECT_FALSE(test, e->vec[2].released);
+}
+
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 static void qla_probe_nth_setup(struct kunit *test, void *ctx)
 {
 	struct qla_probe_env *e = ctx;
 
 	memset(e->seen, 0, sizeof(*e->seen));
+	qla_probe_dma_reset(e->dma);
 }
 
 static int qla_probe_nth_call(struct kunit *test, void *ctx)
@@ -617,15 +1104,22 @@ static void qla_probe_nth_undo(struct kunit *test, void *ctx, int err, unsigned 
 	KUNIT_EXPECT_LT_MSG(test, err, 0, "allocation %u failed", nth);
 	if (!failed)
 		KUNIT_EXPECT_EQ(test, e->seen->calls, e->row->err ? 0 : 1);
+	/* Whatever failed, the init gets all it would have had */
+	if (e->seen->calls)
+		qla_probe_expect_mem(test, e->row, e->seen, failed);
 	qla_probe_expect_undone(test, e->pdev);
+	qla_probe_expect_dma_freed(test, e->dma);
 }
 
 /*
- * qla2x00_probe_one() with each of its allocations failed in turn, then
- * with none, when the init fails: each time the probe fails, every
- * kmalloc() of it is freed once (kunit_fail_nth_walk()), queue zero's
- * too at every step from qla2x00_mem_alloc() on, and the function is
- * left disabled with its BARs and interrupts free.
+ * qla2x00_probe_one() with each of its allocations failed in turn (its DMA
+ * buffers' pages too, where the DMA API has tracepoints to count their
+ * frees), then with none, when the init fails: each time the
+ * probe fails, every kmalloc() of it is freed once (kunit_fail_nth_walk()),
+ * and every DMA buffer, queue zero's too at every step from
+ * qla2x00_mem_alloc() on, and the function is left disabled with its BARs
+ * and interrupts free. When it reaches the init all the same, the init
+ * gets all it would have had.
  */
 static void qla_probe_one_fail_nth_test(struct kunit *test)
 {
@@ -634,6 +1128,8 @@ static void qla_probe_one_fail_nth_test(struct kunit *test)
 		.what = "qla2x00_probe_one()",
 		.max = QLA_PROBE_MAX_NTH,
 		.fails = true,
+		/* Its DMA buffers, where their frees are counted */
+		.all_pages = QLA_TEST_DMA_TRACED,
 		.setup = qla_probe_nth_setup,
 		.call = qla_probe_nth_call,
 		.undo = qla_probe_nth_undo,
@@ -644,8 +1140,10 @@ static void qla_probe_one_fail_nth_test(struct kunit *test)
 
 /*
  * The rows marked for a walk: an adapter before firmware interface 2 on
- * INTx, one after it without an INTx line (it fails at its interrupts),
- * and one whose I/O space set-up fails.
+ * INTx in target mode, a 27xx on INTx (its own blocks), one after it
+ * without an INTx line (it fails at its interrupts), and one whose I/O
+ * space set-up fails. MSI and MSI-X are not walked: a failed allocation
+ * of register_irq_proc() makes freeing the vector's descriptor warn.
  */
 static const void *qla_probe_nth_gen_params(const void *prev, char *desc)
 {
@@ -664,6 +1162,7 @@ static const void *qla_probe_nth_gen_params(const void *prev, char *desc)
 
 static struct kunit_case qla2xxx_probe_test_cases[] = {
 	KUNIT_CASE_PARAM(qla_probe_one_test, qla_probe_one_gen_params),
+	KUNIT_CASE_PARAM(qla_free_irqs_of_test, qla_free_irqs_gen_params),
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 	KUNIT_CASE_PARAM_ATTR(qla_probe_one_fail_nth_test, qla_probe_nth_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
