@@ -32,6 +32,7 @@
 #include <linux/mempool.h>
 #include <linux/sched/task.h>
 #include <trace/events/kmem.h>
+#include <trace/events/qla.h>
 
 #include "qla_kunit_log.h"
 

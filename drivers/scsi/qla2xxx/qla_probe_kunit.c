@@ -276,6 +276,8 @@ struct qla_probe_one_case {
 	int max_q_depth;
 	int enabledif;			/* ql2xenabledif after the probe */
 	bool walk;			/* walked allocation by allocation too */
+	bool early;			/* fails before it allocates the adapter's memory */
+	bool msgs;			/* its walk sees every failure message of it */
 	bool log;			/* with the init class of debug messages on */
 };
 
@@ -371,10 +373,11 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 	  .max_cmd_len = MAX_CMDSZ, .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH,
 	  .enabledif = 0, .log = true },
 	{ "ISPF001: BAR 0 too small", PCI_DEVICE_ID_QLOGIC_ISPF001, 0, 0, 0,
-	  .isp = &qla_probe_ispfx00, .err = -ENOMEM, QLA_PROBE_DEFAULT, .walk = true },
+	  .isp = &qla_probe_ispfx00, .err = -ENOMEM, QLA_PROBE_DEFAULT, .walk = true,
+	  .early = true },
 	{ "ISP2532, ql2xenablemsix=0, no INTx line: no interrupt", PCI_DEVICE_ID_QLOGIC_ISP2532,
 	  0, 0, 0, .isp = &qla_probe_isp25xx, .no_intx = true, .err = -ENOTCONN,
-	  .params = { 0, MAX_Q_DEPTH, 2, MAX_LUNS }, .walk = true },
+	  .params = { 0, MAX_Q_DEPTH, 2, MAX_LUNS }, .walk = true, .msgs = true },
 	{ "ISP2071, ql2xenablemsix=0: INTx", PCI_DEVICE_ID_QLOGIC_ISP2071, 0, 0, 0,
 	  .isp = &qla_probe_isp27xx, .irq = QLA_PROBE_INTX,
 	  .params = { 0, MAX_Q_DEPTH, 2, MAX_LUNS }, .max_cmd_len = 32,
@@ -492,6 +495,7 @@ struct qla_probe_dma {
 	spinlock_t lock;	/* the tracepoints may run in any context */
 	unsigned int n;		/* buffers live */
 	unsigned int strays;	/* frees of no live buffer */
+	unsigned int resized;	/* frees of another size than the buffer's */
 	bool overflow;
 	void *live[QLA_PROBE_DMA_MAX];
 	size_t size[QLA_PROBE_DMA_MAX];
@@ -529,6 +533,7 @@ static void qla_probe_dma_free(void *data, struct device *dev, void *virt, dma_a
 	for (i = 0; i < d->n && d->live[i] != virt; i++)
 		;
 	if (i < d->n) {
+		d->resized += d->size[i] != size;
 		d->n--;
 		d->live[i] = d->live[d->n];
 		d->size[i] = d->size[d->n];
@@ -568,6 +573,7 @@ static void qla_probe_dma_reset(struct qla_probe_dma *d)
 	spin_lock_irqsave(&d->lock, flags);
 	d->n = 0;
 	d->strays = 0;
+	d->resized = 0;
 	d->overflow = false;
 	spin_unlock_irqrestore(&d->lock, flags);
 }
@@ -578,6 +584,7 @@ static void qla_probe_expect_dma_freed(struct kunit *test, struct qla_probe_dma 
 	KUNIT_EXPECT_EQ_MSG(test, d->n, 0, "DMA buffers not freed, the first of %zu bytes",
 			    d->n ? d->size[0] : 0);
 	KUNIT_EXPECT_EQ_MSG(test, d->strays, 0, "DMA frees of no buffer of the probe");
+	KUNIT_EXPECT_EQ_MSG(test, d->resized, 0, "DMA frees of another size than allocated");
 }
 #else
 struct qla_probe_dma;
@@ -596,6 +603,115 @@ static void qla_probe_expect_dma_freed(struct kunit *test, struct qla_probe_dma 
 }
 #endif
 
+/*
+ * The messages of the allocations a walked probe makes, which it prints
+ * when one fails: taken from the driver's own tracepoint, which every log
+ * message reaches, and the debug messages of the classes in
+ * ql2xextended_error_logging_ktrace, with nothing printed to the console.
+ * A walk must have seen each of those its row's probe can print.
+ */
+#define QLA_PROBE_MSGS		20
+
+struct qla_probe_msg {
+	u16 id;			/* a debug message's is printed past QLA_TEST_DBG_OFFSET */
+	bool dbg;
+	const char *text;
+};
+
+struct qla_probe_msgs {
+	spinlock_t lock;	/* the tracepoint may run in any context */
+	unsigned int n;
+	struct qla_probe_msg want[QLA_PROBE_MSGS];
+	bool seen[QLA_PROBE_MSGS];
+	bool mem_failed;	/* in this step: qla2x00_mem_alloc() said it failed */
+};
+
+static void qla_probe_msg_traced(void *data, const char *buf, struct va_format *vaf)
+{
+	struct qla_probe_msgs *m = data;
+	unsigned long flags;
+	char tag[12], text[96];
+	unsigned int i;
+	va_list ap;
+
+	va_copy(ap, *vaf->va);	/* the trace event itself reads it too */
+	vsnprintf(text, sizeof(text), vaf->fmt, ap);
+	va_end(ap);
+	spin_lock_irqsave(&m->lock, flags);
+	for (i = 0; i < m->n; i++) {
+		const struct qla_probe_msg *w = &m->want[i];
+
+		scnprintf(tag, sizeof(tag), "]-%04x:", w->id + (w->dbg ? QLA_TEST_DBG_OFFSET : 0));
+		if (strstr(buf, tag) && strstr(text, w->text))
+			m->seen[i] = true;
+	}
+	/* Its last words, or the DIF bundling's failed dsd, which returns at once */
+	if (strstr(text, "Memory allocation failure.") || strstr(text, "failed alloc dsd"))
+		m->mem_failed = true;
+	spin_unlock_irqrestore(&m->lock, flags);
+}
+
+static void qla_probe_msgs_stop(void *data)
+{
+	unregister_trace_ql_dbg_log(qla_probe_msg_traced, data);
+	tracepoint_synchronize_unregister();
+}
+
+static void qla_probe_msg_want(struct qla_probe_msgs *m, bool when, u16 id, bool dbg,
+			       const char *text)
+{
+	if (when && !WARN_ON(m->n == QLA_PROBE_MSGS))
+		m->want[m->n++] = (struct qla_probe_msg){ id, dbg, text };
+}
+
+/*
+ * What qla2x00_mem_alloc() prints when a slab allocation of it fails;
+ * with @cover, a walk of slab allocations must have seen each. (The
+ * messages of its DMA buffers are not looked for: see
+ * qla_probe_one_dma_fail_nth_test().)
+ */
+static struct qla_probe_msgs *qla_probe_msgs_start(struct kunit *test,
+						   const struct qla_probe_one_case *c, bool cover)
+{
+	const struct qla_probe_isp *isp = c->isp;
+	bool edif = isp->edif && c->params.secenable;
+	struct qla_probe_msgs *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	bool dif = c->enabledif;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	spin_lock_init(&m->lock);
+	if (cover) {
+		qla_probe_msg_want(m, dif || edif, 0x0023, false,
+				   "Failed to allocate memory for dl_dma_pool.");
+		qla_probe_msg_want(m, dif || edif, 0x0024, false,
+				   "Failed to allocate memory for fcp_cmnd_dma_pool.");
+		qla_probe_msg_want(m, dif, 0x0024, true,
+				   "qla2x00_mem_alloc: failed create dif_bundl_pool");
+		qla_probe_msg_want(m, dif, 0xe0ee, true, "qla2x00_mem_alloc: failed alloc dsd");
+		qla_probe_msg_want(m, dif, 0xe0ee, true,
+				   "qla2x00_mem_alloc: failed alloc ->dsd_addr");
+		qla_probe_msg_want(m, true, 0x0028, false, "Failed to allocate memory for req.");
+		qla_probe_msg_want(m, true, 0x002a, false, "Failed to allocate memory for rsp.");
+		qla_probe_msg_want(m, isp->nvram_npiv_size, 0x002d, false,
+				   "Failed to allocate memory for npiv_info.");
+		qla_probe_msg_want(m, true, 0x011b, true, "Unable to allocate purex_dma_pool.");
+		qla_probe_msg_want(m, true, 0x0030, false, "Memory allocation failure.");
+	}
+	qla_test_param_set(test, &ql2xextended_error_logging_ktrace, ql_dbg_init);
+	KUNIT_ASSERT_EQ(test, register_trace_ql_dbg_log(qla_probe_msg_traced, m), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qla_probe_msgs_stop, m), 0);
+	return m;
+}
+
+static void qla_probe_expect_msgs(struct kunit *test, struct qla_probe_msgs *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, m->seen[i], "no message %04x \"%s\" in the walk",
+				      m->want[i].id, m->want[i].text);
+}
+
 struct qla_probe_env {
 	struct pci_dev *pdev;
 	struct pci_device_id id;
@@ -607,6 +723,7 @@ struct qla_probe_env {
 	const struct qla_probe_one_case *row;
 	struct qla_test_log *log;
 	struct qla_probe_dma *dma;
+	struct qla_probe_msgs *msgs;	/* a walk's */
 };
 
 static void qla_probe_params_set(const struct qla_probe_params *p)
@@ -1086,6 +1203,8 @@ static void qla_probe_nth_setup(struct kunit *test, void *ctx)
 
 	memset(e->seen, 0, sizeof(*e->seen));
 	qla_probe_dma_reset(e->dma);
+	if (e->msgs)
+		e->msgs->mem_failed = false;
 }
 
 static int qla_probe_nth_call(struct kunit *test, void *ctx)
@@ -1104,6 +1223,9 @@ static void qla_probe_nth_undo(struct kunit *test, void *ctx, int err, unsigned 
 	KUNIT_EXPECT_LT_MSG(test, err, 0, "allocation %u failed", nth);
 	if (!failed)
 		KUNIT_EXPECT_EQ(test, e->seen->calls, e->row->err ? 0 : 1);
+	/* The adapter's memory not allocated: the probe says so */
+	if (e->msgs && e->msgs->mem_failed)
+		KUNIT_EXPECT_EQ_MSG(test, err, -ENOMEM, "allocation %u failed", nth);
 	/* Whatever failed, the init gets all it would have had */
 	if (e->seen->calls)
 		qla_probe_expect_mem(test, e->row, e->seen, failed);
@@ -1119,23 +1241,47 @@ static void qla_probe_nth_undo(struct kunit *test, void *ctx, int err, unsigned 
  * and every DMA buffer, queue zero's too at every step from
  * qla2x00_mem_alloc() on, and the function is left disabled with its BARs
  * and interrupts free. When it reaches the init all the same, the init
- * gets all it would have had.
+ * gets all it would have had. Over the walk, qla2x00_mem_alloc() says
+ * which of its allocations failed, each in its own message.
  */
-static void qla_probe_one_fail_nth_test(struct kunit *test)
+static void qla_probe_walk(struct kunit *test, bool all_pages)
 {
 	const struct qla_probe_one_case *c = test->param_value;
-	static const struct kunit_fail_nth walk = {
+	const struct kunit_fail_nth walk = {
 		.what = "qla2x00_probe_one()",
 		.max = QLA_PROBE_MAX_NTH,
 		.fails = true,
-		/* Its DMA buffers, where their frees are counted */
-		.all_pages = QLA_TEST_DMA_TRACED,
+		.all_pages = all_pages,
 		.setup = qla_probe_nth_setup,
 		.call = qla_probe_nth_call,
 		.undo = qla_probe_nth_undo,
 	};
+	struct qla_probe_env *e = qla_probe_env(test, c);
 
-	kunit_fail_nth_walk(test, &walk, qla_probe_env(test, c));
+	if (!c->early)
+		e->msgs = qla_probe_msgs_start(test, c, c->msgs && !all_pages);
+	kunit_fail_nth_walk(test, &walk, e);
+	if (e->msgs)
+		qla_probe_expect_msgs(test, e->msgs);
+}
+
+static void qla_probe_one_fail_nth_test(struct kunit *test)
+{
+	qla_probe_walk(test, false);
+}
+
+/*
+ * The walk again with the pages of the probe's DMA buffers failed too,
+ * where the DMA API's tracepoints count their frees (6.12 on). Slab
+ * refills then take pages as they come, so that one step may fail an
+ * allocation the next does not reach: each step is checked as above,
+ * but not that every message came.
+ */
+static void qla_probe_one_dma_fail_nth_test(struct kunit *test)
+{
+	if (!QLA_TEST_DMA_TRACED)
+		kunit_skip(test, "no DMA API tracepoints: the DMA buffers' frees are not counted");
+	qla_probe_walk(test, true);
 }
 
 /*
@@ -1165,6 +1311,8 @@ static struct kunit_case qla2xxx_probe_test_cases[] = {
 	KUNIT_CASE_PARAM(qla_free_irqs_of_test, qla_free_irqs_gen_params),
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
 	KUNIT_CASE_PARAM_ATTR(qla_probe_one_fail_nth_test, qla_probe_nth_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(qla_probe_one_dma_fail_nth_test, qla_probe_nth_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 #endif
 	{}
