@@ -676,7 +676,7 @@ static struct qla_probe_msgs *qla_probe_msgs_start(struct kunit *test,
 	const struct qla_probe_isp *isp = c->isp;
 	bool edif = isp->edif && c->params.secenable;
 	struct qla_probe_msgs *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
-	bool dif = c->enabledif;
+	bool dif = c->params.enabledif;	/* which the probe takes from 1 to 2 only */
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	spin_lock_init(&m->lock);
@@ -1271,16 +1271,14 @@ static void qla_probe_one_fail_nth_test(struct kunit *test)
 }
 
 /*
- * The walk again with the pages of the probe's DMA buffers failed too,
- * where the DMA API's tracepoints count their frees (6.12 on). Slab
- * refills then take pages as they come, so that one step may fail an
- * allocation the next does not reach: each step is checked as above,
+ * The walk again with the pages of the probe's DMA buffers failed too
+ * (where the DMA API has tracepoints, 6.12 on, their frees are counted).
+ * Slab refills then take pages as they come, so that one step may fail
+ * an allocation the next does not reach: each step is checked as above,
  * but not that every message came.
  */
 static void qla_probe_one_dma_fail_nth_test(struct kunit *test)
 {
-	if (!QLA_TEST_DMA_TRACED)
-		kunit_skip(test, "no DMA API tracepoints: the DMA buffers' frees are not counted");
 	qla_probe_walk(test, true);
 }
 
