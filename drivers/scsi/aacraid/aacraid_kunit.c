@@ -829,32 +829,19 @@ static void aac_test_expect_freed(struct kunit *test, struct aac_test_frees *f)
 
 /*
  * The PCI function that lends the cases their MSI or MSI-X vectors,
- * enabled once for the suite: on x86 its first enable evaluates the ACPI
- * _PRT, which the debug kernel under TCG runs into the AML loop timeout
- * (30 s) of.
+ * enabled once for the suite (kunit_pci_lender_enable()).
  */
 static struct pci_dev *aac_test_lender_pdev;
 
 static int aac_test_suite_init(struct kunit_suite *suite)
 {
-	struct pci_dev *pdev = kunit_pci_find_lender();
-
-	if (!pdev)
-		return 0;	/* the cases skip */
-	if (pci_enable_device_mem(pdev)) {
-		pci_dev_put(pdev);
-		return 0;
-	}
-	aac_test_lender_pdev = pdev;
+	aac_test_lender_pdev = kunit_pci_lender_enable();	/* NULL: the cases skip */
 	return 0;
 }
 
 static void aac_test_suite_exit(struct kunit_suite *suite)
 {
-	if (!aac_test_lender_pdev)
-		return;
-	pci_disable_device(aac_test_lender_pdev);
-	pci_dev_put(aac_test_lender_pdev);
+	kunit_pci_lender_release(aac_test_lender_pdev);
 	aac_test_lender_pdev = NULL;
 }
 

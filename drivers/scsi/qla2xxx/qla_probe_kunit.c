@@ -397,19 +397,13 @@ static struct pci_dev *qla_probe_pdev;
 
 static int qla_probe_suite_init(struct kunit_suite *suite)
 {
-	struct pci_dev *pdev = kunit_pci_find_lender();
+	struct pci_dev *pdev = kunit_pci_lender_enable();
 
-	if (!pdev)
-		return 0;	/* the cases skip */
-	if (pci_enable_device_mem(pdev)) {
-		pci_dev_put(pdev);
-		return 0;
-	}
 	/*
 	 * Its INTx line, which pci_device_probe() maps before a driver's
 	 * probe where the firmware has not (arm64's device tree).
 	 */
-	if (!pdev->irq)
+	if (pdev && !pdev->irq)
 		pci_assign_irq(pdev);
 	qla_probe_pdev = pdev;
 	return 0;
@@ -417,10 +411,7 @@ static int qla_probe_suite_init(struct kunit_suite *suite)
 
 static void qla_probe_suite_exit(struct kunit_suite *suite)
 {
-	if (!qla_probe_pdev)
-		return;
-	pci_disable_device(qla_probe_pdev);
-	pci_dev_put(qla_probe_pdev);
+	kunit_pci_lender_release(qla_probe_pdev);
 	qla_probe_pdev = NULL;
 }
 
@@ -1284,9 +1275,10 @@ static void qla_probe_one_dma_fail_nth_test(struct kunit *test)
 
 /*
  * The rows marked for a walk: an adapter before firmware interface 2 on
- * INTx in target mode (a 2200, with its SNS command buffer), a 27xx on INTx (its own blocks), one after it
- * without an INTx line (it fails at its interrupts), and one whose I/O
- * space set-up fails. MSI and MSI-X are not walked: a failed allocation
+ * INTx in target mode (a 2200, with its SNS command buffer), a 27xx on
+ * INTx (its own blocks), one after firmware interface 2 without an INTx
+ * line (it fails at its interrupts), and one whose I/O space set-up
+ * fails. MSI and MSI-X are not walked: a failed allocation
  * of register_irq_proc() makes freeing the vector's descriptor warn.
  */
 static const void *qla_probe_nth_gen_params(const void *prev, char *desc)
