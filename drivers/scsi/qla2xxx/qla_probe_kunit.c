@@ -362,8 +362,8 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 	  .isp = &qla_probe_isp27xx, .irq = QLA_PROBE_MSIX, QLA_PROBE_PI, .log = true },
 	{ "ISP2281: MSI-X", PCI_DEVICE_ID_QLOGIC_ISP2281, 0, 0, 0,
 	  .isp = &qla_probe_isp28xx, .irq = QLA_PROBE_MSIX, QLA_PROBE_PI },
-	{ "ISP2200, qlini_mode=exclusive: target mode", PCI_DEVICE_ID_QLOGIC_ISP2200, 0, 0, 0,
-	  .isp = &qla_probe_isp2200, .irq = QLA_PROBE_INTX,
+	{ "ISP2312, qlini_mode=exclusive: target mode", PCI_DEVICE_ID_QLOGIC_ISP2312, 0, 0, 0,
+	  .isp = &qla_probe_isp2312, .irq = QLA_PROBE_INTX,
 	  .params = { 1, MAX_Q_DEPTH, 2, MAX_LUNS, 0, true },
 	  .max_cmd_len = MAX_CMDSZ, .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH,
 	  .enabledif = 2, .walk = true },
@@ -1275,11 +1275,11 @@ static void qla_probe_one_dma_fail_nth_test(struct kunit *test)
 
 /*
  * The rows marked for a walk: an adapter before firmware interface 2 on
- * INTx in target mode (a 2200, with its SNS command buffer), a 27xx on
- * INTx (its own blocks), one after firmware interface 2 without an INTx
- * line (it fails at its interrupts), and one whose I/O space set-up
- * fails. MSI and MSI-X are not walked: a failed allocation
- * of register_irq_proc() makes freeing the vector's descriptor warn.
+ * INTx in target mode, a 27xx on INTx (its own blocks), one after
+ * firmware interface 2 without an INTx line (it fails at its
+ * interrupts), and one whose I/O space set-up fails. MSI and MSI-X are
+ * not walked: a failed allocation of register_irq_proc() makes freeing
+ * the vector's descriptor warn.
  */
 static const void *qla_probe_nth_gen_params(const void *prev, char *desc)
 {
