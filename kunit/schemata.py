@@ -532,17 +532,6 @@ def boot_all(k: common.Kernel, a: common.Arch, cell: Cell, entries: List[Entry],
 		return o
 
 	todo = [e for e in entries if e.number not in kept]
-	if boots <= 1:
-		out = []
-		for e in todo:
-			print(f'mutation: {e.number}/{total} {e.mutant.id} {e.mutant.diff_line()}',
-			      flush=True)
-			out.append(record(boot_mutant(k, a, cell, e, jobs)))
-		return sorted(out + list(kept.values()), key=lambda o: o.number)
-	free: queue.SimpleQueue = queue.SimpleQueue()
-	for slot in range(boots):
-		free.put(slot)
-
 	lock = threading.Lock()
 
 	def say(line: str) -> None:
@@ -550,10 +539,23 @@ def boot_all(k: common.Kernel, a: common.Arch, cell: Cell, entries: List[Entry],
 			sys.stdout.write(line + '\n')
 			sys.stdout.flush()
 
+	def starts(e: Entry) -> None:
+		say(f'mutation: {e.number}/{total} {e.mutant.id} {e.mutant.diff_line()}')
+
+	if boots <= 1:
+		out = []
+		for e in todo:
+			starts(e)
+			out.append(record(boot_mutant(k, a, cell, e, jobs)))
+		return sorted(out + list(kept.values()), key=lambda o: o.number)
+	free: queue.SimpleQueue = queue.SimpleQueue()
+	for slot in range(boots):
+		free.put(slot)
+
 	def one(e: Entry) -> Outcome:
 		slot = free.get()
 		try:
-			say(f'mutation: {e.number}/{total} {e.mutant.id} {e.mutant.diff_line()}')
+			starts(e)
 			o = record(boot_mutant(k, a, cell, e, jobs, slot))
 			why = f": {o.detail[0]}" if o.detail else ""
 			say(f'mutation: {e.number}/{total} {o.verdict} in {o.seconds:.0f} s{why}')

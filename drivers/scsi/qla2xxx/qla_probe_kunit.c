@@ -604,9 +604,9 @@ static void qla_probe_expect_dma_freed(struct kunit *test, struct qla_probe_dma 
 #define QLA_PROBE_MSGS		20
 
 struct qla_probe_msg {
-	u16 id;			/* a debug message's is printed past QLA_TEST_DBG_OFFSET */
-	bool dbg;
+	u16 id;
 	const char *text;
+	char tag[12];		/* "]-<id>:", a debug message's past QLA_TEST_DBG_OFFSET */
 };
 
 struct qla_probe_msgs {
@@ -621,7 +621,7 @@ static void qla_probe_msg_traced(void *data, const char *buf, struct va_format *
 {
 	struct qla_probe_msgs *m = data;
 	unsigned long flags;
-	char tag[12], text[96];
+	char text[96];
 	unsigned int i;
 	va_list ap;
 
@@ -629,13 +629,9 @@ static void qla_probe_msg_traced(void *data, const char *buf, struct va_format *
 	vsnprintf(text, sizeof(text), vaf->fmt, ap);
 	va_end(ap);
 	spin_lock_irqsave(&m->lock, flags);
-	for (i = 0; i < m->n; i++) {
-		const struct qla_probe_msg *w = &m->want[i];
-
-		scnprintf(tag, sizeof(tag), "]-%04x:", w->id + (w->dbg ? QLA_TEST_DBG_OFFSET : 0));
-		if (strstr(buf, tag) && strstr(text, w->text))
+	for (i = 0; i < m->n; i++)
+		if (strstr(buf, m->want[i].tag) && strstr(text, m->want[i].text))
 			m->seen[i] = true;
-	}
 	/* Its last words, or the DIF bundling's failed dsd, which returns at once */
 	if (strstr(text, "Memory allocation failure.") || strstr(text, "failed alloc dsd"))
 		m->mem_failed = true;
@@ -651,8 +647,14 @@ static void qla_probe_msgs_stop(void *data)
 static void qla_probe_msg_want(struct qla_probe_msgs *m, bool when, u16 id, bool dbg,
 			       const char *text)
 {
-	if (when && !WARN_ON(m->n == QLA_PROBE_MSGS))
-		m->want[m->n++] = (struct qla_probe_msg){ id, dbg, text };
+	struct qla_probe_msg *w;
+
+	if (!when || WARN_ON(m->n == QLA_PROBE_MSGS))
+		return;
+	w = &m->want[m->n++];
+	w->id = id;
+	w->text = text;
+	scnprintf(w->tag, sizeof(w->tag), "]-%04x:", id + (dbg ? QLA_TEST_DBG_OFFSET : 0));
 }
 
 /*
