@@ -614,10 +614,26 @@ static void tk_live_tick_on(struct kunit *test)
  * is how far the clock is past the tick's next period. The window is
  * closed when that is at most a period, and the thread could only have
  * the lock after the forwarding.
+ *
+ * The thread's CPU takes no interrupt from before the injection until it
+ * has answered: a tick there would wait for jiffies_lock or the
+ * timekeeper's seqcount, which the injection holds while it waits for the
+ * thread, and the round would only time out. Every CPU's tick is on the
+ * same grid, and this task's sleeps often end on its own CPU's tick: the
+ * injection would often start as the other CPU's tick does.
  */
-#define TK_LIVE_ROUNDS	3
+#define TK_LIVE_ROUNDS	5
 
-enum { TK_CPU_IDLE, TK_CPU_READY, TK_CPU_GO, TK_CPU_HELD, TK_CPU_BUSY, TK_CPU_DONE };
+enum {
+	TK_CPU_IDLE,
+	TK_CPU_READY,	/* the thread runs, interrupts on */
+	TK_CPU_ARM,	/* this task asks it to turn them off */
+	TK_CPU_ARMED,	/* it did and waits for the notifier */
+	TK_CPU_GO,	/* the notifier tells it to take jiffies_lock */
+	TK_CPU_HELD,	/* it had it at once */
+	TK_CPU_BUSY,	/* it found it taken */
+	TK_CPU_DONE,
+};
 
 struct tk_live_cpu {
 	struct notifier_block nb;
@@ -662,16 +678,22 @@ static int tk_live_cpu_thread(void *data)
 	unsigned long flags;
 
 	atomic_set(&t->state, TK_CPU_READY);
-	if (tk_live_wait_us(&t->state, TK_CPU_GO, 10 * USEC_PER_SEC)) {
-		local_irq_save(flags);
+	if (!tk_live_wait_us(&t->state, TK_CPU_ARM, 10 * USEC_PER_SEC))
+		goto done;
+	local_irq_save(flags);
+	atomic_set(&t->state, TK_CPU_ARMED);
+	/* Not told in time: give up, unless the notifier has just told it */
+	if (tk_live_wait_us(&t->state, TK_CPU_GO, USEC_PER_SEC) ||
+	    atomic_cmpxchg(&t->state, TK_CPU_ARMED, TK_CPU_DONE) != TK_CPU_ARMED) {
 		t->held = raw_spin_trylock(&jiffies_lock);
 		atomic_set(&t->state, t->held ? TK_CPU_HELD : TK_CPU_BUSY);
 		if (!t->held)
 			raw_spin_lock(&jiffies_lock);
 		t->ahead = ktime_sub(ktime_get(), tick_next_period);
 		raw_spin_unlock(&jiffies_lock);
-		local_irq_restore(flags);
 	}
+	local_irq_restore(flags);
+done:
 	atomic_set(&t->state, TK_CPU_DONE);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
@@ -688,7 +710,11 @@ static int tk_live_cpu_notify(struct notifier_block *nb, unsigned long action, v
 	    tk->time_suspended == t->suspended)
 		return NOTIFY_DONE;
 	WRITE_ONCE(t->armed, false);
-	atomic_set(&t->state, TK_CPU_GO);
+	/* The thread gave up waiting */
+	if (atomic_cmpxchg(&t->state, TK_CPU_ARMED, TK_CPU_GO) != TK_CPU_ARMED) {
+		t->late = true;
+		return NOTIFY_DONE;
+	}
 	t->late = !tk_live_wait_us(&t->state, TK_CPU_HELD, USEC_PER_SEC);
 	return NOTIFY_DONE;
 }
@@ -700,16 +726,17 @@ static void tk_live_cpu_unregister(void *nb)
 
 /*
  * One injection with the thread on @other standing for its tick. False
- * when the thread answered too late to tell: a thread preempted between
- * the notifier's call and its try (the stop_machine() of a clocksource
- * change, when the TSC is recalibrated) takes the lock after the
- * injection, whichever order the injection keeps.
+ * when the thread was not armed in time, or answered too late to tell: a
+ * thread held off between the notifier's call and its try (the
+ * stop_machine() of a clocksource change, when the TSC is recalibrated)
+ * takes the lock after the injection, whichever order the injection keeps.
  */
 static bool tk_live_rtc_round(struct kunit *test, struct tk_live_cpu *t, unsigned int other)
 {
 	struct timespec64 slept = TK_LIVE_SLEPT;
 	struct task_struct *thread;
-	ktime_t lag;
+	bool injected;
+	ktime_t lag = 0;
 
 	atomic_set(&t->state, TK_CPU_IDLE);
 	t->late = false;
@@ -720,11 +747,17 @@ static bool tk_live_rtc_round(struct kunit *test, struct tk_live_cpu *t, unsigne
 	}
 	wake_up_process(thread);
 	tk_live_sleep_ms(&t->state, TK_CPU_READY, 10 * MSEC_PER_SEC);
-	t->suspended = timekeeping_time_suspended();
-	/* Ticks that have not run yet: time awake the tick still counts */
-	lag = max_t(ktime_t, ktime_sub(ktime_get(), READ_ONCE(tick_next_period)), 0);
-	WRITE_ONCE(t->armed, true);
-	timekeeping_inject_sleeptime64(&slept);
+	/* The thread's CPU with interrupts off, or a late round */
+	injected = atomic_cmpxchg(&t->state, TK_CPU_READY, TK_CPU_ARM) == TK_CPU_READY &&
+		   tk_live_sleep_ms(&t->state, TK_CPU_ARMED, MSEC_PER_SEC) &&
+		   atomic_read(&t->state) == TK_CPU_ARMED;
+	if (injected) {
+		t->suspended = timekeeping_time_suspended();
+		/* Ticks that have not run yet: time awake the tick still counts */
+		lag = max_t(ktime_t, ktime_sub(ktime_get(), READ_ONCE(tick_next_period)), 0);
+		WRITE_ONCE(t->armed, true);
+		timekeeping_inject_sleeptime64(&slept);
+	}
 	tk_live_sleep_ms(&t->state, TK_CPU_DONE, 10 * MSEC_PER_SEC);
 	kthread_stop(thread);
 
@@ -733,7 +766,7 @@ static bool tk_live_rtc_round(struct kunit *test, struct tk_live_cpu *t, unsigne
 			   other);
 		return true;
 	}
-	if (t->late)
+	if (!injected || t->late)
 		return false;
 	KUNIT_EXPECT_LE_MSG(test, t->ahead, lag + TICK_NSEC + TK_LIVE_SLACK,
 			    "CPU %u's tick, %s jiffies_lock while CPU %u injected %lld s slept, saw CLOCK_MONOTONIC %lld ns past tick_next_period: it would count the time slept",
