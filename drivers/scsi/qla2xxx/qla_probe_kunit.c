@@ -294,7 +294,7 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 	{ "ISP2100: INTx, 32 S/G entries", PCI_DEVICE_ID_QLOGIC_ISP2100, 0, 0, 0,
 	  .isp = &qla_probe_isp2100, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT, .log = true },
 	{ "ISP2200: INTx", PCI_DEVICE_ID_QLOGIC_ISP2200, 0, 0, 0,
-	  .isp = &qla_probe_isp2200, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT },
+	  .isp = &qla_probe_isp2200, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT, .walk = true },
 	{ "ISP2312: INTx", PCI_DEVICE_ID_QLOGIC_ISP2312, 0, 0, 0,
 	  .isp = &qla_probe_isp2312, .irq = QLA_PROBE_INTX, QLA_PROBE_DEFAULT },
 	{ "ISP2322: its larger option ROM", PCI_DEVICE_ID_QLOGIC_ISP2322, 0, 0, 0,
@@ -518,7 +518,8 @@ static void qla_probe_dma_free(void *data, struct device *dev, void *virt, dma_a
 	unsigned long flags;
 	unsigned int i;
 
-	if (dev != d->dev)
+	/* dma_free_coherent() of NULL frees nothing, as kfree(NULL) */
+	if (dev != d->dev || !virt)
 		return;
 	spin_lock_irqsave(&d->lock, flags);
 	for (i = 0; i < d->n && d->live[i] != virt; i++)
@@ -1276,12 +1277,12 @@ static void qla_probe_one_dma_fail_nth_test(struct kunit *test)
 }
 
 /*
- * The rows marked for a walk: an adapter before firmware interface 2 on
- * INTx in target mode, a 27xx on INTx (its own blocks), one after
- * firmware interface 2 without an INTx line (it fails at its
- * interrupts), and one whose I/O space set-up fails. MSI and MSI-X are
- * not walked: a failed allocation of register_irq_proc() makes freeing
- * the vector's descriptor warn.
+ * The rows marked for a walk: an ISP2200 on INTx (its SNS command
+ * buffer), an adapter before firmware interface 2 on INTx in target mode,
+ * a 27xx on INTx (its own blocks), one after firmware interface 2 without
+ * an INTx line (it fails at its interrupts), and one whose I/O space
+ * set-up fails. MSI and MSI-X are not walked: a failed allocation of
+ * register_irq_proc() makes freeing the vector's descriptor warn.
  */
 static const void *qla_probe_nth_gen_params(const void *prev, char *desc)
 {
