@@ -16,7 +16,13 @@
 
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/kthread.h>
+#include <linux/log2.h>
+#include <linux/mount.h>
+#include <linux/seq_file.h>
+#include <linux/uio.h>
 #ifdef CONFIG_GENERIC_TIME_VSYSCALL
 #include <vdso/datapage.h>
 #include <vdso/helpers.h>
@@ -950,6 +956,119 @@ static void tk_live_active_no_irqs(struct kunit *test)
 	KUNIT_EXPECT_LE(test, ktime_add(active, suspended), after);
 }
 
+/*
+ * The time slept as debugfs shows it (/sys/kernel/debug/sleep_time,
+ * timekeeping_debug.c): each injection of a valid time counts once, in
+ * the bin of its whole seconds (0 - 1, 1 - 2, ... 2^30 - 2^31 and up),
+ * whichever mode the boot has; a time refused counts nowhere. The case
+ * mounts debugfs for itself and reads the file as a user would.
+ */
+#define TK_SLEEP_BINS	32
+
+struct tk_sleep_bin_case {
+	const char *desc;
+	struct timespec64 slept;
+	int bin;		/* the bin it counts in, -1: refused */
+};
+
+static const struct tk_sleep_bin_case tk_sleep_bin_cases[] = {
+	{ "0 s: 0 - 1",			TK_TS(0, 0),			0 },
+	{ "500 ms: 0 - 1",		TK_TS(0, 500000000),		0 },
+	{ "1 s: 1 - 2",			TK_TS(1, 0),			1 },
+	{ "3.999999999 s: 2 - 4",	TK_TS(3, 999999999),		2 },
+	{ "4 s: 4 - 8",			TK_TS(4, 0),			3 },
+	{ "100.123456789 s: 64 - 128",	TK_LIVE_SLEPT,		7 },
+	{ "one second of nanoseconds: refused", TK_TS(0, NSEC_PER_SEC), -1 },
+	{ "a negative second: refused",	TK_TS(-1, 0),			-1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(tk_sleep_bin, tk_sleep_bin_cases, desc);
+
+static void tk_live_mntput(void *mnt)
+{
+	mntput(mnt);
+}
+
+static void tk_live_fput(void *f)
+{
+	fput(f);
+}
+
+static void tk_live_read_sleep_bins(struct kunit *test, unsigned int *bins)
+{
+	struct file_system_type *type = get_fs_type("debugfs");
+	struct vfsmount *mnt;
+	unsigned int lo, hi, count;
+	char *buf, *line, *next;
+	struct iov_iter iter;
+	int fields;
+	struct kiocb kiocb;
+	struct kvec kv;
+	struct file *f;
+	ssize_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, type);
+	mnt = vfs_kern_mount(type, 0, "debugfs", NULL);
+	put_filesystem(type);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cannot mount debugfs: %ld", PTR_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tk_live_mntput, mnt), 0);
+	f = file_open_root_mnt(mnt, "sleep_time", O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "no sleep_time in debugfs: %ld", PTR_ERR(f));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tk_live_fput, f), 0);
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	kv.iov_base = buf;
+	kv.iov_len = PAGE_SIZE - 1;
+	/*
+	 * debugfs's proxy of the file has no read_iter, which kernel_read()
+	 * needs; its open opened the seq_file the proxy reads from.
+	 */
+	init_sync_kiocb(&kiocb, f);
+	iov_iter_kvec(&iter, READ, &kv, 1, kv.iov_len);
+	n = seq_read_iter(&kiocb, &iter);
+	KUNIT_ASSERT_GT(test, n, 0);
+	kunit_release_action(test, tk_live_fput, f);
+	kunit_release_action(test, tk_live_mntput, mnt);
+
+	memset(bins, 0, TK_SLEEP_BINS * sizeof(*bins));
+	/* Two lines of heading, then "%10u - %-10u %4u" for each bin counted */
+	line = strchr(buf, '\n');
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	line = strchr(line + 1, '\n');
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	for (line++; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		fields = sscanf(line, "%u - %u %u", &lo, &hi, &count);
+		KUNIT_ASSERT_EQ_MSG(test, fields, 3, "sleep_time: \"%s\"", line);
+		KUNIT_ASSERT_TRUE_MSG(test, is_power_of_2(hi) && lo == hi / 2 &&
+				      ilog2(hi) < TK_SLEEP_BINS, "sleep_time: \"%s\"", line);
+		bins[ilog2(hi)] = count;
+	}
+}
+
+static void tk_live_sleep_time_test(struct kunit *test)
+{
+	const struct tk_sleep_bin_case *c = test->param_value;
+	unsigned int *before, *after;
+	int bin;
+
+	tk_live_needs_rtc(test);
+	if (!IS_ENABLED(CONFIG_DEBUG_FS))
+		kunit_skip(test, "needs CONFIG_DEBUG_FS");
+	before = kunit_kcalloc(test, 2 * TK_SLEEP_BINS, sizeof(*before), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	after = before + TK_SLEEP_BINS;
+
+	tk_live_read_sleep_bins(test, before);
+	timekeeping_inject_sleeptime64(&c->slept);
+	tk_live_read_sleep_bins(test, after);
+	for (bin = 0; bin < TK_SLEEP_BINS; bin++)
+		KUNIT_EXPECT_EQ_MSG(test, after[bin], before[bin] + (bin == c->bin),
+				    "the bin %u - %u", bin ? 1U << (bin - 1) : 0, 1U << bin);
+}
+
 static struct kunit_case timekeeping_live_cases[] = {
 	KUNIT_CASE(tk_live_mode_on),
 	KUNIT_CASE(tk_live_active_no_irqs),
@@ -959,6 +1078,7 @@ static struct kunit_case timekeeping_live_cases[] = {
 	KUNIT_CASE_SLOW(tk_live_tick_on),
 	KUNIT_CASE_SLOW(tk_live_rtc_smp_on),
 	KUNIT_CASE_SLOW(tk_live_rtc_update_on),
+	KUNIT_CASE_PARAM(tk_live_sleep_time_test, tk_sleep_bin_gen_params),
 	{}
 };
 
