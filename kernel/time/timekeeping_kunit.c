@@ -994,10 +994,23 @@ static void tk_live_fput(void *f)
 	fput(f);
 }
 
-static void tk_live_read_sleep_bins(struct kunit *test, unsigned int *bins)
+/* debugfs, mounted for the case until it ends */
+static struct vfsmount *tk_live_mount_debugfs(struct kunit *test)
 {
 	struct file_system_type *type = get_fs_type("debugfs");
 	struct vfsmount *mnt;
+
+	KUNIT_ASSERT_NOT_NULL(test, type);
+	mnt = vfs_kern_mount(type, 0, "debugfs", NULL);
+	put_filesystem(type);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cannot mount debugfs: %ld", PTR_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tk_live_mntput, mnt), 0);
+	return mnt;
+}
+
+static void tk_live_read_sleep_bins(struct kunit *test, struct vfsmount *mnt,
+				    unsigned int *bins)
+{
 	unsigned int lo, hi, count;
 	char *buf, *line, *next;
 	struct iov_iter iter;
@@ -1007,11 +1020,6 @@ static void tk_live_read_sleep_bins(struct kunit *test, unsigned int *bins)
 	struct file *f;
 	ssize_t n;
 
-	KUNIT_ASSERT_NOT_NULL(test, type);
-	mnt = vfs_kern_mount(type, 0, "debugfs", NULL);
-	put_filesystem(type);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cannot mount debugfs: %ld", PTR_ERR(mnt));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tk_live_mntput, mnt), 0);
 	f = file_open_root_mnt(mnt, "sleep_time", O_RDONLY, 0);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "no sleep_time in debugfs: %ld", PTR_ERR(f));
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tk_live_fput, f), 0);
@@ -1028,7 +1036,6 @@ static void tk_live_read_sleep_bins(struct kunit *test, unsigned int *bins)
 	n = seq_read_iter(&kiocb, &iter);
 	KUNIT_ASSERT_GT(test, n, 0);
 	kunit_release_action(test, tk_live_fput, f);
-	kunit_release_action(test, tk_live_mntput, mnt);
 
 	memset(bins, 0, TK_SLEEP_BINS * sizeof(*bins));
 	/* Two lines of heading, then "%10u - %-10u %4u" for each bin counted */
@@ -1052,6 +1059,7 @@ static void tk_live_sleep_time_test(struct kunit *test)
 {
 	const struct tk_sleep_bin_case *c = test->param_value;
 	unsigned int *before, *after;
+	struct vfsmount *mnt;
 	int bin;
 
 	tk_live_needs_rtc(test);
@@ -1061,9 +1069,10 @@ static void tk_live_sleep_time_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, before);
 	after = before + TK_SLEEP_BINS;
 
-	tk_live_read_sleep_bins(test, before);
+	mnt = tk_live_mount_debugfs(test);
+	tk_live_read_sleep_bins(test, mnt, before);
 	timekeeping_inject_sleeptime64(&c->slept);
-	tk_live_read_sleep_bins(test, after);
+	tk_live_read_sleep_bins(test, mnt, after);
 	for (bin = 0; bin < TK_SLEEP_BINS; bin++)
 		KUNIT_EXPECT_EQ_MSG(test, after[bin], before[bin] + (bin == c->bin),
 				    "the bin %u - %u", bin ? 1U << (bin - 1) : 0, 1U << bin);
