@@ -59,9 +59,10 @@ static void aa_kunit_load_params(struct kunit *test, const struct aa_kunit_load_
 }
 
 /*
- * @len bytes at @src decompress to the @size bytes of @want: zstd on 6.12
- * (v6.2, with AA_DEFAULT_CLEVEL), which decompress_zstd() of apparmorfs.c
- * reads back; 6.1 deflates, and is held to a smaller size only.
+ * @len bytes at @src decompress to the @size bytes of @want, as
+ * apparmorfs.c reads them back: zstd on 6.12 (v6.2, with
+ * AA_DEFAULT_CLEVEL, decompress_zstd()), zlib's inflate on 6.1
+ * (deflate_decompress()), every byte of @len taken.
  */
 static void aa_kunit_expect_unpacks_to(struct kunit *test, const void *src, size_t len,
 				       const u8 *want, size_t size)
@@ -84,6 +85,27 @@ static void aa_kunit_expect_unpacks_to(struct kunit *test, const void *src, size
 		KUNIT_FAIL(test, "zstd: %s", zstd_get_error_name(got));
 	else if (got != size || memcmp(out, want, size))
 		KUNIT_FAIL(test, "%zu bytes decompress to %zu, not the %zu loaded", len, got, size);
+	vfree(out);
+#else
+	struct z_stream_s strm = { .next_in = src, .avail_in = len };
+	u8 *out = vzalloc(size);
+	int err = Z_MEM_ERROR;
+
+	strm.workspace = kvzalloc(zlib_inflate_workspacesize(), GFP_KERNEL);
+	if (out && strm.workspace && zlib_inflateInit(&strm) == Z_OK) {
+		strm.next_out = out;
+		strm.avail_out = size;
+		err = zlib_inflate(&strm, Z_FINISH);
+		zlib_inflateEnd(&strm);
+	}
+	kvfree(strm.workspace);
+	if (!out)
+		KUNIT_FAIL(test, "no room to decompress into");
+	else if (err != Z_STREAM_END)
+		KUNIT_FAIL(test, "%zu bytes do not inflate to %zu: zlib %d", len, size, err);
+	else if (strm.total_in != len || strm.total_out != size || memcmp(out, want, size))
+		KUNIT_FAIL(test, "%lu of %zu bytes inflate to %lu, not the %zu loaded",
+			   strm.total_in, len, strm.total_out, size);
 	vfree(out);
 #endif
 }
@@ -743,6 +765,8 @@ static const struct aa_load_nth_case aa_load_nth_cases[] = {
 	  .bare = SZ_32K, .noise = true },
 	{ "export_binary=1, level 3, compressed from past KMALLOC_MAX_SIZE", NULL, 0,
 	  { false, true, 3 }, .bare = KMALLOC_MAX_SIZE },
+	{ "export_binary=1, level 3, past KMALLOC_MAX_SIZE, memory runs out", NULL, 0,
+	  { false, true, 3 }, .bare = KMALLOC_MAX_SIZE, .from_nth = true },
 	{ "export_binary=1, level 3, memory runs out, large pages too", NULL, 0,
 	  { false, true, 3 }, .bare = SZ_64K, .from_nth = true, .page_order = 4 },
 	{ "no parameters, memory runs out", net_inet_stream_blob, sizeof(net_inet_stream_blob),
@@ -851,7 +875,8 @@ static void aa_load_nth_undo(struct kunit *test, void *ctx, int err, unsigned in
  * the hashes, the compressor's buffers. Past KMALLOC_MAX_SIZE the
  * staging buffer comes from vmalloc() and the compressed data is copied
  * out of it; when memory runs out, kvmalloc()'s fallback to vmalloc()
- * fails too.
+ * fails too, and so, past KMALLOC_MAX_SIZE, does the buffer the data is
+ * copied into (a krealloc() that shrinks a kmalloc'd one never fails).
  */
 static void aa_load_fail_nth_test(struct kunit *test)
 {
