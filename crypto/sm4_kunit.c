@@ -24,6 +24,8 @@
 #include <crypto/sm4.h>
 #include <kunit/fail_nth.h>
 #include <kunit/test.h>
+#include <linux/fips.h>
+#include <linux/irqflags.h>
 #include <linux/prandom.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -1084,6 +1086,68 @@ static void sm4_bad_key_test(struct kunit *test)
 	}
 }
 
+static bool sm4_xts(const struct sm4_impl *impl)
+{
+	return !strcmp(impl->alg, "xts(sm4)");
+}
+
+SM4_IMPL_PARAMS(sm4_xts, sm4_xts)
+
+/*
+ * An XTS key whose two halves are equal, which IEEE Std 1619-2007 (5.1)
+ * and FIPS forbid: refused with -EINVAL when the caller asks for weak
+ * keys to be refused (CRYPTO_TFM_REQ_FORBID_WEAK_KEYS, xts_verify_key()),
+ * taken otherwise outside FIPS mode; a key of two different halves is
+ * taken either way.
+ */
+static void sm4_xts_weak_key_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	u8 key[2 * SM4_KEY_SIZE];
+
+	memcpy(key, gbt_key, SM4_KEY_SIZE);
+	memcpy(key + SM4_KEY_SIZE, gbt_key, SM4_KEY_SIZE);
+	if (!fips_enabled)
+		KUNIT_EXPECT_EQ_MSG(test, sm4_setkey(t, key, sizeof(key)), 0,
+				    "equal halves, weak keys allowed");
+	crypto_skcipher_set_flags(t->skcipher, CRYPTO_TFM_REQ_FORBID_WEAK_KEYS);
+	KUNIT_EXPECT_EQ_MSG(test, sm4_setkey(t, key, sizeof(key)), -EINVAL,
+			    "equal halves, weak keys forbidden");
+	key[2 * SM4_KEY_SIZE - 1] ^= 0x01;
+	KUNIT_EXPECT_EQ_MSG(test, sm4_setkey(t, key, sizeof(key)), 0,
+			    "halves that differ in one bit, weak keys forbidden");
+}
+
+static bool sm4_cipher(const struct sm4_impl *impl)
+{
+	return impl->kind == SM4_CIPHER;
+}
+
+SM4_IMPL_PARAMS(sm4_cipher, sm4_cipher)
+
+/*
+ * One block with interrupts off, where a driver may not use the SIMD
+ * unit (may_use_simd()): sm4-ce falls back to the library's
+ * sm4_crypt_block(), and every cipher still gives GB/T 32907-2016's
+ * example 1, both ways.
+ */
+static void sm4_cipher_irqs_off_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	u8 ct[SM4_BLOCK_SIZE], pt[SM4_BLOCK_SIZE];
+	unsigned long flags;
+
+	KUNIT_ASSERT_EQ(test, sm4_setkey(t, gbt_key, SM4_KEY_SIZE), 0);
+	local_irq_save(flags);
+	crypto_cipher_encrypt_one(t->cipher, ct, gbt_key);
+	crypto_cipher_decrypt_one(t->cipher, pt, gbt_ct1);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_MEMEQ_MSG(test, ct, gbt_ct1, SM4_BLOCK_SIZE, "encrypt, interrupts off");
+	KUNIT_EXPECT_MEMEQ_MSG(test, pt, gbt_key, SM4_BLOCK_SIZE, "decrypt, interrupts off");
+}
+
 /* The first vector of a row's mode. */
 static const struct sm4_vec *sm4_vec_of(struct kunit *test, const struct sm4_impl *impl)
 {
@@ -1583,6 +1647,243 @@ static void sm4_ccm_nonce_test(struct kunit *test)
 	}
 }
 
+struct sm4_ccm_len_case {
+	const char *desc;
+	u8 lm1;			/* L - 1, the IV's first byte */
+	unsigned int len;	/* of the message */
+	int err;
+	bool enc_only;		/* the generic template deciphers it all first */
+};
+
+/*
+ * The message length CCM's L bytes can hold (RFC 3610, 2.1; SP 800-38C,
+ * A.1): below 2^(8L), and any u32 from L = 4 on. The longest an L of 2
+ * takes is checked against sm4-generic; a message one byte longer, and
+ * one of 2^24 bytes for an L of 3, are refused with -EOVERFLOW (the
+ * 16 MiB are one page, over and over). The arch driver refuses before
+ * it reads any of it; crypto/ccm.c deciphers first, so that 16 MiB go
+ * through its encryption only.
+ */
+static const struct sm4_ccm_len_case sm4_ccm_len_cases[] = {
+	{ "L = 2, 65535 bytes: the longest it holds", 1, 0xffff, 0 },
+	{ "L = 2, 65536 bytes: too long", 1, 0x10000, -EOVERFLOW },
+	{ "L = 3, 2^24 bytes: too long", 2, 1 << 24, -EOVERFLOW, true },
+};
+
+/* An in-place scatterlist of @len bytes, every entry the page at @buf. */
+static struct scatterlist *sm4_same_page_sg(struct kunit *test, u8 *buf, unsigned int len)
+{
+	unsigned int n = DIV_ROUND_UP(len, PAGE_SIZE), i;
+	struct scatterlist *sg = kunit_kmalloc_array(test, n, sizeof(*sg), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, sg);
+	sg_init_table(sg, n);
+	for (i = 0; i < n; i++)
+		sg_set_buf(&sg[i], buf, min_t(unsigned int, PAGE_SIZE, len - i * PAGE_SIZE));
+	return sg;
+}
+
+static void sm4_ccm_len_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	struct sm4_tfm *ref = impl->ref ? sm4_alloc_ref(test, impl) : NULL;
+	const struct sm4_ccm_len_case *c;
+	u8 iv[SM4_BLOCK_SIZE], *buf, *want;
+	struct scatterlist *sg;
+	unsigned int tot;
+
+	KUNIT_ASSERT_EQ(test, sm4_setkey(t, gbt_key, SM4_KEY_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, SM4_BLOCK_SIZE), 0);
+	if (ref) {
+		KUNIT_ASSERT_EQ(test, sm4_setkey(ref, gbt_key, SM4_KEY_SIZE), 0);
+		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, SM4_BLOCK_SIZE), 0);
+	}
+	for (c = sm4_ccm_len_cases; c < sm4_ccm_len_cases + ARRAY_SIZE(sm4_ccm_len_cases); c++) {
+		memset(iv, 0, sizeof(iv));
+		iv[0] = c->lm1;
+		memset(iv + 1, 0xa5, 14 - c->lm1);
+		tot = c->len + SM4_BLOCK_SIZE;
+		if (c->err) {
+			buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, buf);
+			sg = sm4_same_page_sg(test, buf, tot);
+			KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_sg(t, true, iv, 0, sg, sg, c->len),
+					    c->err, "encrypt: %s", c->desc);
+			if (c->enc_only)
+				continue;
+			KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_sg(t, false, iv, 0, sg, sg, tot),
+					    c->err, "decrypt: %s", c->desc);
+			continue;
+		}
+		buf = kunit_kzalloc(test, tot, GFP_KERNEL);
+		want = kunit_kzalloc(test, tot, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, buf);
+		KUNIT_ASSERT_NOT_NULL(test, want);
+		memset(buf, 0x5a, c->len);
+		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_buf(t, true, iv, 0, buf, buf, c->len, tot), 0,
+				    "encrypt: %s", c->desc);
+		if (ref) {
+			memset(want, 0x5a, c->len);
+			KUNIT_ASSERT_EQ(test, sm4_crypt_buf(ref, true, iv, 0, want, want, c->len,
+							    tot), 0);
+			KUNIT_EXPECT_MEMEQ_MSG(test, buf, want, tot, "differs from %s: %s",
+					       impl->ref, c->desc);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_buf(t, false, iv, 0, buf, buf, tot, c->len),
+				    0, "decrypt: %s", c->desc);
+		memset(want, 0x5a, c->len);
+		KUNIT_EXPECT_MEMEQ_MSG(test, buf, want, c->len, "decrypt: %s", c->desc);
+	}
+}
+
+/*
+ * Where an AEAD request's associated data and text lie: their lengths,
+ * how the scatterlists are cut (entries end at these offsets of the
+ * whole buffer, AAD first; a cut given twice makes an empty entry), how
+ * far past a page boundary the buffer starts, and whether the request
+ * is in place. The arch drivers walk the AAD themselves, entry by entry
+ * and page by page, with a partial block carried from one to the next,
+ * and CCM encodes its length in 2 bytes below 0xff00 and in 6 from
+ * there (SP 800-38C, A.2.2). An empty entry is for the arch drivers
+ * only: the generic templates hash the AAD through crypto_hash_walk,
+ * which on 6.1 gets the tag wrong there and leaves the preempt count
+ * raised ("scheduling while atomic" as the case ends).
+ */
+struct sm4_aead_layout {
+	const char *desc;
+	unsigned int alen, len;
+	unsigned int cuts[4];
+	unsigned int page_off;
+	bool in_place;
+	bool empty;		/* a cut is given twice */
+};
+
+static const struct sm4_aead_layout sm4_aead_layouts[] = {
+	{ "AAD of 1 byte", 1, 16 },
+	{ "AAD of 15 bytes, text of 17", 15, 17 },
+	{ "AAD of one block", 16, 16 },
+	{ "AAD of 17 bytes, no text", 17, 0 },
+	{ "AAD of 33 bytes, in place", 33, 1, {}, 0, true },
+	{ "AAD cut at 5 and 21: a block filled across entries", 40, 33, { 5, 21 } },
+	{ "AAD cut at 16 and 32: a block per entry", 48, 20, { 16, 32 } },
+	{ "AAD in entries of one byte", 4, 4, { 1, 2, 3 } },
+	{ "AAD with an empty entry after 8 bytes", 24, 16, { 8, 8 }, 0, false, true },
+	{ "AAD with an empty entry at its end", 24, 16, { 24, 24 }, 0, false, true },
+	{ "AAD across a page boundary", 100, 50, {}, PAGE_SIZE - 40 },
+	{ "AAD cut where a page ends", 100, 50, { 40 }, PAGE_SIZE - 40 },
+	{ "AAD of 0xfeff bytes: CCM's last 2-byte length", 0xfeff, 17 },
+	{ "AAD of 0xff00 bytes: CCM's first 6-byte length", 0xff00, 17 },
+	{ "AAD of 64 KiB, cut at 4093 and 40000", 0x10000, 1, { 4093, 40000 } },
+	{ "text cut at 3 and 4099 bytes in, in place", 20, 8200, { 23, 4119 }, 0, true },
+	{ "text of a page and a byte, out of place at +5", 16, 4097, {}, 5 },
+	{ "no AAD, one byte of text", 0, 1 },
+	{ "no AAD, no text", 0, 0 },
+};
+
+#define SM4_AEAD_MAX_TOT (0x10000 + 64 + 16)
+
+/* A scatterlist over buf[0..len), cut where the layout says. */
+static struct scatterlist *sm4_aead_sg(struct kunit *test, u8 *buf, unsigned int len,
+				       const struct sm4_aead_layout *l)
+{
+	unsigned int n = ARRAY_SIZE(l->cuts) + 1, start = 0, i, e = 0;
+	struct scatterlist *sg = kunit_kmalloc_array(test, n, sizeof(*sg), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, sg);
+	sg_init_table(sg, n);
+	for (i = 0; i < ARRAY_SIZE(l->cuts) && l->cuts[i]; i++) {
+		sg_set_buf(&sg[e++], buf + start, l->cuts[i] - start);
+		start = l->cuts[i];
+	}
+	sg_set_buf(&sg[e++], buf + start, len - start);
+	sg_mark_end(&sg[e - 1]);
+	return sg;
+}
+
+/* A buffer of @len bytes that starts @off bytes past a page boundary. */
+static u8 *sm4_aead_buf(struct kunit *test, unsigned int len, unsigned int off)
+{
+	u8 *buf = kunit_kzalloc(test, len + off + PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return PTR_ALIGN(buf, PAGE_SIZE) + off;
+}
+
+/*
+ * Each layout of sm4_aead_layouts: an arch driver's ciphertext and tag
+ * are sm4-generic's for the same linear request (and a generic row's
+ * are its own linear ones), it decrypts back through the same layout,
+ * and a tag with one bit changed is refused.
+ */
+static void sm4_aead_layout_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	struct sm4_tfm *ref = impl->ref ? sm4_alloc_ref(test, impl) : t;
+	u8 key[SM4_KEY_SIZE], iv[SM4_BLOCK_SIZE];
+	const struct sm4_aead_layout *l;
+	struct scatterlist *ssg, *dsg;
+	u8 *in, *want, *s, *d;
+	struct rnd_state rnd;
+	unsigned int tot;
+
+	in = kunit_kmalloc(test, SM4_AEAD_MAX_TOT, GFP_KERNEL);
+	want = kunit_kmalloc(test, SM4_AEAD_MAX_TOT, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	prandom_seed_state(&rnd, SM4_SEED);
+	prandom_bytes_state(&rnd, key, sizeof(key));
+	prandom_bytes_state(&rnd, iv, sizeof(iv));
+	if (!strcmp(impl->alg, "ccm(sm4)")) {
+		iv[0] = 2;	/* RFC 3610: L - 1, for a 12-byte nonce */
+		memset(iv + 13, 0, 3);
+	}
+	KUNIT_ASSERT_EQ(test, sm4_setkey(t, key, sizeof(key)), 0);
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, SM4_BLOCK_SIZE), 0);
+	if (ref != t) {
+		KUNIT_ASSERT_EQ(test, sm4_setkey(ref, key, sizeof(key)), 0);
+		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, SM4_BLOCK_SIZE), 0);
+	}
+
+	for (l = sm4_aead_layouts; l < sm4_aead_layouts + ARRAY_SIZE(sm4_aead_layouts); l++) {
+		if (l->empty && ref == t)
+			continue;
+		tot = l->alen + l->len + SM4_BLOCK_SIZE;
+		KUNIT_ASSERT_LE(test, tot, SM4_AEAD_MAX_TOT);
+		prandom_bytes_state(&rnd, in, l->alen + l->len);
+		KUNIT_ASSERT_EQ_MSG(test, sm4_crypt_buf(ref, true, iv, l->alen, in, want, l->len,
+							l->len + SM4_BLOCK_SIZE), 0,
+				    "reference: %s", l->desc);
+
+		s = sm4_aead_buf(test, tot, l->page_off);
+		d = l->in_place ? s : sm4_aead_buf(test, tot, l->page_off);
+		ssg = sm4_aead_sg(test, s, tot, l);
+		dsg = l->in_place ? ssg : sm4_aead_sg(test, d, tot, l);
+		memcpy(s, in, l->alen + l->len);
+		memcpy(d, in, l->alen);
+		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_sg(t, true, iv, l->alen, ssg, dsg, l->len), 0,
+				    "encrypt: %s", l->desc);
+		KUNIT_EXPECT_MEMEQ_MSG(test, d + l->alen, want + l->alen,
+				       l->len + SM4_BLOCK_SIZE, "encrypt differs from %s: %s",
+				       ref->any == t->any ? "a linear request" : impl->ref,
+				       l->desc);
+
+		memcpy(s, want, tot);
+		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_sg(t, false, iv, l->alen, ssg, dsg,
+						       l->len + SM4_BLOCK_SIZE), 0,
+				    "decrypt: %s", l->desc);
+		KUNIT_EXPECT_MEMEQ_MSG(test, d + l->alen, in + l->alen, l->len,
+				       "decrypt does not invert: %s", l->desc);
+
+		memcpy(s, want, tot);
+		s[tot - 1] ^= 0x01;
+		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_sg(t, false, iv, l->alen, ssg, dsg,
+						       l->len + SM4_BLOCK_SIZE), -EBADMSG,
+				    "a wrong tag: %s", l->desc);
+	}
+}
+
 /*
  * Every SM4 algorithm the kernel has registered (a cra_name with "sm4"
  * in it, on crypto_alg_list) has a row in sm4_impls, so that a driver
@@ -1634,9 +1935,13 @@ static struct kunit_case sm4_driver_cases[] = {
 	KUNIT_CASE_PARAM(sm4_ctr_carry_test, sm4_ctr_gen_params),
 	KUNIT_CASE_PARAM(sm4_taglen_test, sm4_aead_gen_params),
 	KUNIT_CASE_PARAM(sm4_ccm_nonce_test, sm4_ccm_gen_params),
+	KUNIT_CASE_PARAM(sm4_aead_layout_test, sm4_aead_gen_params),
+	KUNIT_CASE_PARAM(sm4_ccm_len_test, sm4_ccm_gen_params),
 	KUNIT_CASE_PARAM(sm4_kat_test, sm4_any_gen_params),
 	KUNIT_CASE_PARAM(sm4_cross_test, sm4_accelerated_gen_params),
 	KUNIT_CASE_PARAM(sm4_bad_key_test, sm4_any_gen_params),
+	KUNIT_CASE_PARAM(sm4_xts_weak_key_test, sm4_xts_gen_params),
+	KUNIT_CASE_PARAM(sm4_cipher_irqs_off_test, sm4_cipher_gen_params),
 	KUNIT_CASE_PARAM(sm4_bad_tag_test, sm4_aead_gen_params),
 	KUNIT_CASE_PARAM(sm4_bad_length_test, sm4_block_mode_gen_params),
 #ifdef CONFIG_KUNIT_FAULT_INJECTION
