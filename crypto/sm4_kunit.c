@@ -534,6 +534,16 @@ static bool sm4_aead(const struct sm4_impl *impl)
 	return impl->kind == SM4_AEAD;
 }
 
+static bool sm4_cipher(const struct sm4_impl *impl)
+{
+	return impl->kind == SM4_CIPHER;
+}
+
+static bool sm4_xts(const struct sm4_impl *impl)
+{
+	return !strcmp(impl->alg, "xts(sm4)");
+}
+
 static bool sm4_block_mode(const struct sm4_impl *impl)
 {
 	return !strcmp(impl->alg, "ecb(sm4)") || !strcmp(impl->alg, "cbc(sm4)");
@@ -561,6 +571,8 @@ static bool sm4_ctr(const struct sm4_impl *impl)
 SM4_IMPL_PARAMS(sm4_any, sm4_any)
 SM4_IMPL_PARAMS(sm4_accelerated, sm4_accelerated)
 SM4_IMPL_PARAMS(sm4_aead, sm4_aead)
+SM4_IMPL_PARAMS(sm4_cipher, sm4_cipher)
+SM4_IMPL_PARAMS(sm4_xts, sm4_xts)
 SM4_IMPL_PARAMS(sm4_block_mode, sm4_block_mode)
 
 /* One allocated transform of any kind. */
@@ -992,6 +1004,22 @@ static void sm4_cross_mac(struct kunit *test, struct sm4_tfm *t, struct sm4_tfm 
 	shash_desc_zero(desc);
 }
 
+/*
+ * A key and an IV from SM4_SEED (printed on failure); a CCM IV's first
+ * byte is L - 1 and its counter bytes zero.
+ */
+static void sm4_random_key_iv(struct rnd_state *rnd, const struct sm4_impl *impl, u8 *key,
+			      size_t klen, u8 *iv, size_t ivlen)
+{
+	prandom_seed_state(rnd, SM4_SEED);
+	prandom_bytes_state(rnd, key, klen);
+	prandom_bytes_state(rnd, iv, ivlen);
+	if (!strcmp(impl->alg, "ccm(sm4)")) {
+		iv[0] = 2;	/* RFC 3610: L - 1, for a 12-byte nonce */
+		memset(iv + 13, 0, 3);
+	}
+}
+
 static void sm4_cross_test(struct kunit *test)
 {
 	const struct sm4_impl *impl = test->param_value;
@@ -1013,13 +1041,7 @@ static void sm4_cross_test(struct kunit *test)
 	want = kunit_kmalloc(test, SM4_MAX_LEN + 64 + SM4_PAD, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	KUNIT_ASSERT_NOT_NULL(test, want);
-	prandom_seed_state(&rnd, SM4_SEED);
-	prandom_bytes_state(&rnd, key, sizeof(key));
-	prandom_bytes_state(&rnd, iv, sizeof(iv));
-	if (!strcmp(impl->alg, "ccm(sm4)")) {
-		iv[0] = 2;	/* RFC 3610: L - 1, for a 12-byte nonce */
-		memset(iv + 13, 0, 3);
-	}
+	sm4_random_key_iv(&rnd, impl, key, sizeof(key), iv, sizeof(iv));
 	if (t->kind == SM4_AEAD) {
 		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, taglen), 0);
 		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, taglen), 0);
@@ -1086,13 +1108,6 @@ static void sm4_bad_key_test(struct kunit *test)
 	}
 }
 
-static bool sm4_xts(const struct sm4_impl *impl)
-{
-	return !strcmp(impl->alg, "xts(sm4)");
-}
-
-SM4_IMPL_PARAMS(sm4_xts, sm4_xts)
-
 /*
  * An XTS key whose two halves are equal, which IEEE Std 1619-2007 (5.1)
  * and FIPS forbid: refused with -EINVAL when the caller asks for weak
@@ -1118,13 +1133,6 @@ static void sm4_xts_weak_key_test(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, sm4_setkey(t, key, sizeof(key)), 0,
 			    "halves that differ in one bit, weak keys forbidden");
 }
-
-static bool sm4_cipher(const struct sm4_impl *impl)
-{
-	return impl->kind == SM4_CIPHER;
-}
-
-SM4_IMPL_PARAMS(sm4_cipher, sm4_cipher)
 
 /*
  * One block with interrupts off, where a driver may not use the SIMD
@@ -1832,13 +1840,7 @@ static void sm4_aead_layout_test(struct kunit *test)
 	want = kunit_kmalloc(test, SM4_AEAD_MAX_TOT, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	KUNIT_ASSERT_NOT_NULL(test, want);
-	prandom_seed_state(&rnd, SM4_SEED);
-	prandom_bytes_state(&rnd, key, sizeof(key));
-	prandom_bytes_state(&rnd, iv, sizeof(iv));
-	if (!strcmp(impl->alg, "ccm(sm4)")) {
-		iv[0] = 2;	/* RFC 3610: L - 1, for a 12-byte nonce */
-		memset(iv + 13, 0, 3);
-	}
+	sm4_random_key_iv(&rnd, impl, key, sizeof(key), iv, sizeof(iv));
 	KUNIT_ASSERT_EQ(test, sm4_setkey(t, key, sizeof(key)), 0);
 	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, SM4_BLOCK_SIZE), 0);
 	if (ref != t) {
