@@ -862,24 +862,35 @@ static const struct sm4_layout sm4_layouts[] = {
 	{ "in place at +7, cut at 3, 33, 999",	7, 7, true,  { 3, 33, 999 } },
 };
 
-/* A scatterlist over buf[0..len), cut where the layout says. */
-static struct scatterlist *sm4_sg(struct kunit *test, u8 *buf, unsigned int len,
-				  const struct sm4_layout *l)
+/*
+ * A scatterlist over buf[0..len) whose entries end at the @ncuts offsets
+ * of @cuts (up to the first 0): a cut at or past the end is left out, a
+ * cut equal to the one before it makes an empty entry.
+ */
+static struct scatterlist *sm4_sg_cut(struct kunit *test, u8 *buf, unsigned int len,
+				      const unsigned int *cuts, unsigned int ncuts)
 {
-	struct scatterlist *sg = kunit_kmalloc_array(test, 4, sizeof(*sg), GFP_KERNEL);
+	struct scatterlist *sg = kunit_kmalloc_array(test, ncuts + 1, sizeof(*sg), GFP_KERNEL);
 	unsigned int start = 0, n = 0, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, sg);
-	sg_init_table(sg, 4);
-	for (i = 0; i < ARRAY_SIZE(l->cuts) && l->cuts[i]; i++) {
-		if (l->cuts[i] <= start || l->cuts[i] >= len)
+	sg_init_table(sg, ncuts + 1);
+	for (i = 0; i < ncuts && cuts[i]; i++) {
+		if (cuts[i] < start || cuts[i] >= len)
 			continue;
-		sg_set_buf(&sg[n++], buf + start, l->cuts[i] - start);
-		start = l->cuts[i];
+		sg_set_buf(&sg[n++], buf + start, cuts[i] - start);
+		start = cuts[i];
 	}
 	sg_set_buf(&sg[n++], buf + start, len - start);
 	sg_mark_end(&sg[n - 1]);
 	return sg;
+}
+
+/* A scatterlist over buf[0..len), cut where the layout says. */
+static struct scatterlist *sm4_sg(struct kunit *test, u8 *buf, unsigned int len,
+				  const struct sm4_layout *l)
+{
+	return sm4_sg_cut(test, buf, len, l->cuts, ARRAY_SIZE(l->cuts));
 }
 
 /* One operation over the layout's buffers: scatterlists, or block by block. */
@@ -1791,24 +1802,6 @@ static const struct sm4_aead_layout sm4_aead_layouts[] = {
 
 #define SM4_AEAD_MAX_TOT (0x10000 + 64 + 16)
 
-/* A scatterlist over buf[0..len), cut where the layout says. */
-static struct scatterlist *sm4_aead_sg(struct kunit *test, u8 *buf, unsigned int len,
-				       const struct sm4_aead_layout *l)
-{
-	unsigned int n = ARRAY_SIZE(l->cuts) + 1, start = 0, i, e = 0;
-	struct scatterlist *sg = kunit_kmalloc_array(test, n, sizeof(*sg), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, sg);
-	sg_init_table(sg, n);
-	for (i = 0; i < ARRAY_SIZE(l->cuts) && l->cuts[i]; i++) {
-		sg_set_buf(&sg[e++], buf + start, l->cuts[i] - start);
-		start = l->cuts[i];
-	}
-	sg_set_buf(&sg[e++], buf + start, len - start);
-	sg_mark_end(&sg[e - 1]);
-	return sg;
-}
-
 /* A buffer of @len bytes that starts @off bytes past a page boundary. */
 static u8 *sm4_aead_buf(struct kunit *test, unsigned int len, unsigned int off)
 {
@@ -1860,8 +1853,8 @@ static void sm4_aead_layout_test(struct kunit *test)
 
 		s = sm4_aead_buf(test, tot, l->page_off);
 		d = l->in_place ? s : sm4_aead_buf(test, tot, l->page_off);
-		ssg = sm4_aead_sg(test, s, tot, l);
-		dsg = l->in_place ? ssg : sm4_aead_sg(test, d, tot, l);
+		ssg = sm4_sg_cut(test, s, tot, l->cuts, ARRAY_SIZE(l->cuts));
+		dsg = l->in_place ? ssg : sm4_sg_cut(test, d, tot, l->cuts, ARRAY_SIZE(l->cuts));
 		memcpy(s, in, l->alen + l->len);
 		memcpy(d, in, l->alen);
 		KUNIT_EXPECT_EQ_MSG(test, sm4_crypt_sg(t, true, iv, l->alen, ssg, dsg, l->len), 0,
