@@ -1860,16 +1860,16 @@ static struct scatterlist *sm4_same_page_sg(struct kunit *test, u8 *buf, unsigne
  * associated data and a 16-byte tag, for a text of whole blocks in @text
  * (read only): T is the last block of CBC over B0 (the flags, the nonce
  * and the text's length in L bytes) and the text; the counter block 0
- * (@ctr0, the IV with its counter zeroed) encrypts it. Built from
- * cbc(sm4-generic) and ctr(sm4-generic), not from a ccm template; the
- * CBC output goes to one scratch page, over and over. @tag may be on the
- * stack: no scatterlist points at it.
+ * (@iv with its counter bytes zeroed, whatever they were) encrypts it.
+ * Built from cbc(sm4-generic) and ctr(sm4-generic), not from a ccm
+ * template; the CBC output goes to one scratch page, over and over. @tag
+ * may be on the stack: no scatterlist points at it.
  */
-static void sm4_ccm_oracle_tag(struct kunit *test, const u8 *key, const u8 *ctr0,
+static void sm4_ccm_oracle_tag(struct kunit *test, const u8 *key, const u8 *iv,
 			       struct scatterlist *text, unsigned int len, u8 *tag)
 {
-	unsigned int l = ctr0[0] + 1, i;
-	u8 zero[SM4_BLOCK_SIZE] = {}, *b0, *scratch, *t;
+	unsigned int l = iv[0] + 1, i;
+	u8 zero[SM4_BLOCK_SIZE] = {}, ctr0[SM4_BLOCK_SIZE], *b0, *scratch, *t;
 	struct scatterlist src[2], dst[2];
 	struct sm4_tfm *cbc, *ctr;
 
@@ -1882,6 +1882,8 @@ static void sm4_ccm_oracle_tag(struct kunit *test, const u8 *key, const u8 *ctr0
 	KUNIT_ASSERT_EQ(test, sm4_try_alloc(test, "ctr(sm4-generic)", SM4_SKCIPHER, &ctr), 0);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(cbc, key, SM4_KEY_SIZE), 0);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(ctr, key, SM4_KEY_SIZE), 0);
+	memcpy(ctr0, iv, SM4_BLOCK_SIZE);
+	memset(ctr0 + SM4_BLOCK_SIZE - l, 0, l);
 	memcpy(b0, ctr0, SM4_BLOCK_SIZE);
 	b0[0] |= ((SM4_BLOCK_SIZE - 2) / 2) << 3;	/* t = 16; Adata = 0 */
 	for (i = 0; i < l; i++)
@@ -2006,7 +2008,7 @@ static void sm4_ccm_len_same_page(struct kunit *test, struct sm4_tfm *t, struct 
 {
 	u8 *in = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
 	u8 *out = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	u8 got[SM4_BLOCK_SIZE], want[SM4_BLOCK_SIZE], ctr0[SM4_BLOCK_SIZE];
+	u8 got[SM4_BLOCK_SIZE], want[SM4_BLOCK_SIZE];
 	struct scatterlist *src, *dst;
 
 	KUNIT_ASSERT_TRUE(test, in && out);
@@ -2020,9 +2022,7 @@ static void sm4_ccm_len_same_page(struct kunit *test, struct sm4_tfm *t, struct 
 		KUNIT_ASSERT_EQ(test, sm4_crypt_sg(ref, true, iv, 0, src, dst, c->len), 0);
 		memcpy(want, out, SM4_BLOCK_SIZE);
 	} else {
-		memcpy(ctr0, iv, SM4_BLOCK_SIZE);
-		memset(ctr0 + SM4_BLOCK_SIZE - 1 - c->lm1, 0, c->lm1 + 1);
-		sm4_ccm_oracle_tag(test, gbt_key, ctr0, src, c->len, want);
+		sm4_ccm_oracle_tag(test, gbt_key, iv, src, c->len, want);
 	}
 	KUNIT_EXPECT_MEMEQ_MSG(test, got, want, SM4_BLOCK_SIZE, "the tag differs from %s: %s",
 			       ref ? "sm4-generic's" : "SP 800-38C's", c->desc);
