@@ -579,7 +579,6 @@ SM4_IMPL_PARAMS(sm4_accelerated, sm4_accelerated)
 SM4_IMPL_PARAMS(sm4_aead, sm4_aead)
 SM4_IMPL_PARAMS(sm4_cipher, sm4_cipher)
 SM4_IMPL_PARAMS(sm4_xts, sm4_xts)
-SM4_IMPL_PARAMS(sm4_block_mode, sm4_block_mode)
 
 /* One allocated transform of any kind. */
 struct sm4_tfm {
@@ -592,6 +591,7 @@ struct sm4_tfm {
 		void *any;
 	};
 	u8 iv[2 * SM4_BLOCK_SIZE];	/* the IV the last request handed back */
+	bool atomic;	/* requests as if the task could not sleep */
 };
 
 static void sm4_free_tfm(void *data)
@@ -711,14 +711,15 @@ static unsigned int sm4_ivsize(struct sm4_tfm *t)
 
 /*
  * One request, waited for; len is the input length, as the API counts it.
- * From a softirq, the request neither sleeps nor backlogs (every row is a
- * synchronous driver).
+ * From a softirq, or for a transform marked atomic, the request neither
+ * sleeps nor backlogs (every row is a synchronous driver).
  */
 static int sm4_crypt_sg(struct sm4_tfm *t, bool enc, const u8 *iv, unsigned int alen,
 			struct scatterlist *src, struct scatterlist *dst, unsigned int len)
 {
-	u32 flags = in_task() ? CRYPTO_TFM_REQ_MAY_BACKLOG | CRYPTO_TFM_REQ_MAY_SLEEP : 0;
-	gfp_t gfp = in_task() ? GFP_KERNEL : GFP_ATOMIC;
+	bool may_sleep = in_task() && !t->atomic;
+	u32 flags = may_sleep ? CRYPTO_TFM_REQ_MAY_BACKLOG | CRYPTO_TFM_REQ_MAY_SLEEP : 0;
+	gfp_t gfp = may_sleep ? GFP_KERNEL : GFP_ATOMIC;
 	u8 ivbuf[2 * SM4_BLOCK_SIZE] = {};
 	DECLARE_CRYPTO_WAIT(wait);
 	int err;
@@ -796,6 +797,46 @@ static bool sm4_vec_fits(const struct sm4_impl *impl, const struct sm4_vec *v)
 	return !strcmp(impl->alg, "ecb(sm4)") && !strcmp(v->alg, "sm4");
 }
 
+static struct crypto_tfm *sm4_tfm_base(struct sm4_tfm *t)
+{
+	switch (t->kind) {
+	case SM4_CIPHER:
+		return crypto_cipher_tfm(t->cipher);
+	case SM4_SKCIPHER:
+		return crypto_skcipher_tfm(t->skcipher);
+	case SM4_AEAD:
+		return crypto_aead_tfm(t->aead);
+	case SM4_SHASH:
+		return crypto_shash_tfm(t->shash);
+	}
+	return NULL;
+}
+
+/*
+ * An arch driver wrote nothing past the context it asked for
+ * (cra_ctxsize): the transform is one kzalloc() whose front end comes
+ * first and context last, and the rest of its slab object stays zero.
+ * Under KASAN, which reports such a write itself, a read of that rest
+ * would be a report of its own: the check is KASAN's there.
+ */
+static void sm4_expect_within_ctx(struct kunit *test, struct sm4_tfm *t)
+{
+	struct crypto_tfm *tfm = sm4_tfm_base(t);
+	struct crypto_alg *alg = tfm->__crt_alg;
+	const u8 *mem = t->any;
+	const u8 *end = (const u8 *)crypto_tfm_ctx(tfm) + alg->cra_ctxsize +
+			(alg->cra_alignmask & ~(crypto_tfm_ctx_alignment() - 1));
+	size_t size = ksize(mem);
+
+	if (IS_ENABLED(CONFIG_KASAN) || !((struct sm4_impl *)test->param_value)->ref)
+		return;
+	KUNIT_ASSERT_LE(test, end - mem, size);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, memchr_inv(end, 0, mem + size - end), NULL,
+				"%s wrote past its context of %u bytes (%zu bytes free after it)",
+				crypto_tfm_alg_driver_name(tfm), alg->cra_ctxsize,
+				(size_t)(mem + size - end));
+}
+
 static void sm4_kat_test(struct kunit *test)
 {
 	const struct sm4_impl *impl = test->param_value;
@@ -838,6 +879,7 @@ static void sm4_kat_test(struct kunit *test)
 				       "%s: decrypt", v->name);
 	}
 	KUNIT_EXPECT_GT_MSG(test, n, 0U, "no vector for %s", impl->alg);
+	sm4_expect_within_ctx(test, t);
 }
 
 /* ------------------------------------------------------ cross-checks */
@@ -870,6 +912,8 @@ static const struct sm4_layout sm4_layouts[] = {
 	{ "in place at offset 5",		5, 5, true,  {} },
 	{ "out of place, cut at 1, 17, 301",	0, 0, false, { 1, 17, 301 } },
 	{ "in place at +7, cut at 3, 33, 999",	7, 7, true,  { 3, 33, 999 } },
+	/* inside the last 16-31 bytes of 517: XTS's and CTS's stolen tail */
+	{ "out of place, cut at 16, 505",	0, 0, false, { 16, 505 } },
 };
 
 /*
@@ -1056,6 +1100,7 @@ static void sm4_cross_test(struct kunit *test)
 
 	if (impl->kind == SM4_SHASH) {
 		sm4_cross_mac(test, t, ref);
+		sm4_expect_within_ctx(test, t);
 		return;
 	}
 	in = kunit_kmalloc(test, SM4_MAX_LEN + 64, GFP_KERNEL);
@@ -1091,6 +1136,7 @@ static void sm4_cross_test(struct kunit *test)
 			}
 		}
 	}
+	sm4_expect_within_ctx(test, t);
 }
 
 /* ---------------------------------------------------------- bad input */
@@ -1211,16 +1257,22 @@ static void sm4_cipher_irqs_off_test(struct kunit *test)
  * pair would hand the task back registers it never wrote. The case holds
  * new random values in V0-V31 for each call of the driver (setkey, an
  * encryption of a text that crosses a page, so two steps of a walk, and
- * its decryption), each made by a tasklet that local_bh_enable() runs in
- * the case's own task; the registers must be as they were, the outputs
- * those of the same calls made from the task.
+ * its decryption; a MAC's digest, its init and update, and its final),
+ * each made by a tasklet that local_bh_enable() runs in the case's own
+ * task; the registers must be as they were, the outputs those of the
+ * same calls made from the task.
  */
 #if defined(CONFIG_ARM64) && defined(TIF_KERNEL_FPSTATE) && IS_BUILTIN(CONFIG_CRYPTO_SM4_KUNIT_TEST)
 #define SM4_NEON_LEN (PAGE_SIZE + 100)
 
-enum sm4_softirq_op { SM4_SOFTIRQ_SETKEY, SM4_SOFTIRQ_ENCRYPT, SM4_SOFTIRQ_DECRYPT };
+enum sm4_softirq_op {
+	SM4_SOFTIRQ_SETKEY, SM4_SOFTIRQ_ENCRYPT, SM4_SOFTIRQ_DECRYPT,
+	SM4_SOFTIRQ_UPDATE, SM4_SOFTIRQ_FINAL,
+};
 
-static const char * const sm4_softirq_ops[] = { "setkey", "encrypt", "decrypt" };
+static const char * const sm4_softirq_ops[] = {
+	"setkey", "encrypt", "decrypt", "init and update", "final",
+};
 
 struct sm4_softirq {
 	struct tasklet_struct tasklet;
@@ -1231,6 +1283,7 @@ struct sm4_softirq {
 	const u8 *key, *iv;
 	unsigned int klen, alen, len, taglen;
 	u8 *in, *ct, *pt;
+	struct shash_desc *desc;	/* a MAC's, from update to final */
 	int err;
 };
 
@@ -1251,6 +1304,13 @@ static void sm4_softirq_fn(struct tasklet_struct *tl)
 	case SM4_SOFTIRQ_DECRYPT:
 		s->err = sm4_crypt_buf(s->t, false, s->iv, s->alen, s->ct, s->pt,
 				       s->len + s->taglen, s->len);
+		break;
+	case SM4_SOFTIRQ_UPDATE:
+		s->err = crypto_shash_init(s->desc) ?:
+			 crypto_shash_update(s->desc, s->in, s->len);
+		break;
+	case SM4_SOFTIRQ_FINAL:
+		s->err = crypto_shash_final(s->desc, s->pt);
 		break;
 	}
 }
@@ -1332,6 +1392,19 @@ static void sm4_neon_softirq_test(struct kunit *test)
 	if (impl->kind == SM4_SHASH) {
 		KUNIT_EXPECT_MEMEQ_MSG(test, s->ct, ref_ct, SM4_BLOCK_SIZE,
 				       "a digest in a softirq differs from %s's in the task",
+				       impl->ref);
+		/*
+		 * A final of its own: in the digest's softirq, the update's
+		 * kernel_neon_begin() had saved the task's registers already.
+		 */
+		s->desc = kunit_kzalloc(test, sizeof(*s->desc) +
+					crypto_shash_descsize(t->shash), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, s->desc);
+		s->desc->tfm = t->shash;
+		sm4_softirq_run(test, s, SM4_SOFTIRQ_UPDATE, &rnd, want, got);
+		sm4_softirq_run(test, s, SM4_SOFTIRQ_FINAL, &rnd, want, got);
+		KUNIT_EXPECT_MEMEQ_MSG(test, s->pt, ref_ct, SM4_BLOCK_SIZE,
+				       "init, update and final, each in a softirq, differ from %s's digest in the task",
 				       impl->ref);
 		return;
 	}
@@ -1506,6 +1579,8 @@ struct sm4_req_nth {
 	bool iv_defined;
 };
 
+#define SM4_NTH_ATOMIC(w)	((w)->t->atomic ? " without MAY_SLEEP" : "")
+
 /* What a request of the walk reads, and what it must hand back. */
 static unsigned int sm4_req_nth_in_len(struct sm4_req_nth *w)
 {
@@ -1543,18 +1618,20 @@ static void sm4_req_nth_undo(struct kunit *test, void *ctx, int err, unsigned in
 
 	if (err) {
 		KUNIT_EXPECT_EQ_MSG(test, err, failed ? -ENOMEM : 0,
-				    "%s, %s, allocation %u %s", w->enc ? "encrypt" : "decrypt",
-				    w->l->name, nth, failed ? "failed" : "not failed");
+				    "%s%s, %s, allocation %u %s", w->enc ? "encrypt" : "decrypt",
+				    SM4_NTH_ATOMIC(w), w->l->name, nth,
+				    failed ? "failed" : "not failed");
 		return;
 	}
 	KUNIT_EXPECT_MEMEQ_MSG(test, w->d, w->enc ? w->want : w->in, sm4_req_nth_out_len(w),
-			       "%s, %s, allocation %u %s: 0, and not the output of a whole run",
-			       w->enc ? "encrypt" : "decrypt", w->l->name, nth,
+			       "%s%s, %s, allocation %u %s: 0, and not the output of a whole run",
+			       w->enc ? "encrypt" : "decrypt", SM4_NTH_ATOMIC(w), w->l->name, nth,
 			       failed ? "failed" : "not failed");
 	if (w->iv_defined)
 		KUNIT_EXPECT_MEMEQ_MSG(test, w->t->iv, w->want_iv, SM4_BLOCK_SIZE,
-				       "%s, %s, allocation %u %s: 0, and not the IV of a whole run",
-				       w->enc ? "encrypt" : "decrypt", w->l->name, nth,
+				       "%s%s, %s, allocation %u %s: 0, and not the IV of a whole run",
+				       w->enc ? "encrypt" : "decrypt", SM4_NTH_ATOMIC(w),
+				       w->l->name, nth,
 				       failed ? "failed" : "not failed");
 }
 
@@ -1567,12 +1644,18 @@ static void sm4_req_nth_undo(struct kunit *test, void *ctx, int err, unsigned in
  * the output (the tag too) and the IV of the same request run whole and
  * linear. A driver that drops the walk's error hands back 0 and an
  * output it never wrote; one that drops a walk it restarts leaks its
- * buffer.
+ * buffer. Each request is made with CRYPTO_TFM_REQ_MAY_SLEEP, then
+ * without: an arch driver's allocations must reclaim, then must not (a
+ * sub-request that drops the caller's flags allocates atomically in a
+ * task that could wait, or sleeps where it must not). A generic template
+ * that may go on in its child's completion, in any context, drops
+ * MAY_SLEEP there (the CTS template's last two blocks): it must only
+ * never reclaim when the caller may not sleep.
  */
 static void sm4_req_fail_nth_test(struct kunit *test)
 {
 	const struct sm4_impl *impl = test->param_value;
-	const struct kunit_fail_nth walk = {
+	struct kunit_fail_nth walk = {
 		.what = impl->driver,
 		.max = SM4_MAX_NTH,
 		.setup = sm4_req_nth_setup,
@@ -1580,7 +1663,7 @@ static void sm4_req_fail_nth_test(struct kunit *test)
 		.undo = sm4_req_nth_undo,
 	};
 	struct sm4_req_nth *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
-	unsigned int klen = sm4_key_len(impl), tot, i;
+	unsigned int klen = sm4_key_len(impl), tot, i, n;
 	u8 key[2 * SM4_KEY_SIZE];
 	struct rnd_state rnd;
 	u8 *src, *dst;
@@ -1607,18 +1690,27 @@ static void sm4_req_fail_nth_test(struct kunit *test)
 	memcpy(w->want_iv, w->t->iv, SM4_BLOCK_SIZE);
 	w->iv_defined = sm4_chaining(impl);
 
-	for (i = 0; i < 2 * ARRAY_SIZE(sm4_layouts); i++) {
-		w->l = &sm4_layouts[i / 2];
+	for (i = 0; i < 4 * ARRAY_SIZE(sm4_layouts); i++) {
+		w->l = &sm4_layouts[i / 4];
 		w->enc = !(i % 2);
+		w->t->atomic = i % 4 >= 2;
 		if (!w->l->cuts[0])
 			continue;
+		walk.gfp = w->t->atomic ? KUNIT_FAIL_NTH_GFP_ATOMIC :
+			   impl->ref ? KUNIT_FAIL_NTH_GFP_RECLAIM : KUNIT_FAIL_NTH_GFP_ANY;
 		w->s = src + w->l->src_off;
 		w->d = w->l->in_place ? w->s : dst + w->l->dst_off;
 		w->ssg = sm4_sg(test, w->s, w->l->in_place ? tot : sm4_req_nth_in_len(w), w->l);
 		w->dsg = w->l->in_place ? w->ssg :
 			 sm4_sg(test, w->d, sm4_req_nth_out_len(w), w->l);
-		kunit_fail_nth_walk(test, &walk, w);
+		n = kunit_fail_nth_walk(test, &walk, w);
+		/* a walk ends at the first failure it reports */
+		KUNIT_EXPECT_TRUE_MSG(test, n || test->status == KUNIT_FAILURE,
+				      "%s%s, %s: no allocation, so no failure to walk",
+				      w->enc ? "encrypt" : "decrypt", SM4_NTH_ATOMIC(w),
+				      w->l->name);
 	}
+	w->t->atomic = false;
 }
 #endif /* CONFIG_KUNIT_FAULT_INJECTION */
 

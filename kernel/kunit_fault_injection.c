@@ -168,6 +168,7 @@ struct kunit_alloc {
 	const void *ptr;
 	unsigned long call_site;
 	size_t bytes;
+	gfp_t gfp;
 	unsigned int frees;
 	bool reused;	/* handed out again after a free: later frees are not its */
 };
@@ -225,6 +226,7 @@ static void kunit_allocs_kmalloc(void *data, unsigned long call_site,
 		if (a->n < KUNIT_ALLOCS)
 			a->alloc[a->n++] = (struct kunit_alloc) {
 				.ptr = ptr, .call_site = call_site, .bytes = bytes_req,
+				.gfp = gfp_flags,
 			};
 		else
 			a->overflow = true;
@@ -374,6 +376,31 @@ static void kunit_allocs_expect_freed(struct kunit *test, struct kunit_allocs *a
 	}
 }
 
+/* Each recorded allocation made with the flags the call's caller allowed. */
+static void kunit_allocs_expect_gfp(struct kunit *test, struct kunit_allocs *a,
+				    const struct kunit_fail_nth *walk, unsigned int nth)
+{
+	bool reclaim = walk->gfp == KUNIT_FAIL_NTH_GFP_RECLAIM;
+	struct kunit_alloc x;
+	unsigned long flags;
+	unsigned int i;
+
+	if (walk->gfp == KUNIT_FAIL_NTH_GFP_ANY)
+		return;
+	for (i = 0; i < a->n; i++) {
+		raw_spin_lock_irqsave(&a->lock, flags);
+		x = a->alloc[i];
+		raw_spin_unlock_irqrestore(&a->lock, flags);
+		if (!!(x.gfp & __GFP_DIRECT_RECLAIM) == reclaim)
+			continue;
+		KUNIT_FAIL(test,
+			   "%s: allocation %u failed: %zu bytes from %pS with %pGg, though its caller %s sleep",
+			   walk->what, nth, x.bytes, (void *)x.call_site, &x.gfp,
+			   reclaim ? "may" : "may not");
+		return;
+	}
+}
+
 static void kunit_fault_page_order_set(void *order)
 {
 	WRITE_ONCE(*kunit_fault_page_order, (u32)(uintptr_t)order);
@@ -391,7 +418,8 @@ static void kunit_fault_page_order_set(void *order)
  * allocations of @walk->page_order and above count when it is set, of every
  * order with @walk->all_pages. An
  * error is only allowed when an allocation was failed, and a must when
- * @walk->fails says the call fails anyway. After each
+ * @walk->fails says the call fails anyway. Each kmalloc() of the call
+ * may reclaim, or may not, as @walk->gfp says. After each
  * @walk->undo every kmalloc() that the call made from the case's task must
  * have been freed exactly once.
  *
@@ -433,6 +461,7 @@ unsigned int kunit_fail_nth_walk(struct kunit *test,
 		else if (!failed)
 			KUNIT_EXPECT_EQ_MSG(test, err, 0, "%s: no allocation failed",
 					    walk->what);
+		kunit_allocs_expect_gfp(test, a, walk, nth);
 		walk->undo(test, ctx, err, nth, failed);
 		kunit_allocs_expect_freed(test, a, walk->what, nth);
 		/*

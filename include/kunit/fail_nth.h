@@ -10,6 +10,21 @@
 #include <kunit/test.h>
 
 /**
+ * enum kunit_fail_nth_gfp - what the call's allocations may do, as its
+ *	caller allowed (a crypto request's CRYPTO_TFM_REQ_MAY_SLEEP, say)
+ * @KUNIT_FAIL_NTH_GFP_ANY: not checked
+ * @KUNIT_FAIL_NTH_GFP_RECLAIM: the caller may sleep; each allocation may
+ *	reclaim (__GFP_DIRECT_RECLAIM), as one made atomic for no reason
+ *	fails where the caller would have waited for memory
+ * @KUNIT_FAIL_NTH_GFP_ATOMIC: the caller may not sleep; none may reclaim
+ */
+enum kunit_fail_nth_gfp {
+	KUNIT_FAIL_NTH_GFP_ANY,
+	KUNIT_FAIL_NTH_GFP_RECLAIM,
+	KUNIT_FAIL_NTH_GFP_ATOMIC,
+};
+
+/**
  * struct kunit_fail_nth - a call walked with each of its allocations failed
  * @what: names the call in the messages of the walk
  * @max: the most allocations the call may make; more fails the case
@@ -24,6 +39,7 @@
  *	the DMA buffers dma_alloc_coherent() takes from the page allocator.
  *	Slab refills then count as they come, so that the steps of a walk
  *	can differ from one run to the next; each still fails one allocation.
+ * @gfp: what the flags of each kmalloc() of the call must allow
  * @setup: optional, run before each call; its allocations are not tracked
  * @call: the call under test; returns 0 or a negative errno
  * @undo: checks the outcome of @call and frees what it made. @err is what
@@ -37,6 +53,7 @@ struct kunit_fail_nth {
 	bool from_nth;
 	unsigned int page_order;
 	bool all_pages;
+	enum kunit_fail_nth_gfp gfp;
 	void (*setup)(struct kunit *test, void *ctx);
 	int (*call)(struct kunit *test, void *ctx);
 	void (*undo)(struct kunit *test, void *ctx, int err, unsigned int nth,
