@@ -912,8 +912,12 @@ static const struct sm4_layout sm4_layouts[] = {
 	{ "in place at offset 5",		5, 5, true,  {} },
 	{ "out of place, cut at 1, 17, 301",	0, 0, false, { 1, 17, 301 } },
 	{ "in place at +7, cut at 3, 33, 999",	7, 7, true,  { 3, 33, 999 } },
-	/* inside the last 16-31 bytes of 517: XTS's and CTS's stolen tail */
-	{ "out of place, cut at 16, 505",	0, 0, false, { 16, 505 } },
+	/*
+	 * A whole first block, then a block cut at 100 (a later step of the
+	 * walk bounces), then a cut inside the last 16-31 bytes of 517: XTS's
+	 * and CTS's stolen tail
+	 */
+	{ "out of place, cut at 16, 100, 505",	0, 0, false, { 16, 100, 505 } },
 };
 
 /*
@@ -1413,6 +1417,27 @@ static void sm4_neon_softirq_test(struct kunit *test)
 	sm4_softirq_run(test, s, SM4_SOFTIRQ_DECRYPT, &rnd, want, got);
 	KUNIT_EXPECT_MEMEQ_MSG(test, s->pt + s->alen, s->in + s->alen, s->len,
 			       "decrypt in a softirq");
+
+	/*
+	 * A block and a byte across a page boundary: CTS steals from its
+	 * only block, and XTS, whose walk stops at the page, from its, with
+	 * no whole-block step before, so that the stealing's
+	 * kernel_neon_begin() is the first of the call.
+	 */
+	if (!sm4_any_length(impl))
+		return;
+	s->len = SM4_BLOCK_SIZE + 1;
+	s->in = page + 2 * PAGE_SIZE - s->alen - 8;
+	prandom_bytes_state(&rnd, s->in, s->alen + s->len);
+	KUNIT_ASSERT_EQ(test, sm4_crypt_buf(ref, true, iv, s->alen, s->in, ref_ct, s->len,
+					    s->len + s->taglen), 0);
+	sm4_softirq_run(test, s, SM4_SOFTIRQ_ENCRYPT, &rnd, want, got);
+	KUNIT_EXPECT_MEMEQ_MSG(test, s->ct, ref_ct, s->alen + s->len + s->taglen,
+			       "encrypt of %u bytes in a softirq differs from %s in the task",
+			       s->len, impl->ref);
+	sm4_softirq_run(test, s, SM4_SOFTIRQ_DECRYPT, &rnd, want, got);
+	KUNIT_EXPECT_MEMEQ_MSG(test, s->pt + s->alen, s->in + s->alen, s->len,
+			       "decrypt of %u bytes in a softirq", s->len);
 }
 #else
 static void sm4_neon_softirq_test(struct kunit *test)
