@@ -822,18 +822,18 @@ static struct crypto_tfm *sm4_tfm_base(struct sm4_tfm *t)
 static void sm4_expect_within_ctx(struct kunit *test, struct sm4_tfm *t)
 {
 	struct crypto_tfm *tfm = sm4_tfm_base(t);
-	struct crypto_alg *alg = tfm->__crt_alg;
-	const u8 *mem = t->any;
-	const u8 *end = (const u8 *)crypto_tfm_ctx(tfm) + alg->cra_ctxsize +
-			(alg->cra_alignmask & ~(crypto_tfm_ctx_alignment() - 1));
-	size_t size = ksize(mem);
+	const u8 *mem = t->any, *end;
+	size_t size;
 
 	if (IS_ENABLED(CONFIG_KASAN) || !((struct sm4_impl *)test->param_value)->ref)
 		return;
+	/* the context's size as the API allocated it */
+	end = (const u8 *)crypto_tfm_ctx(tfm) + crypto_alg_extsize(tfm->__crt_alg);
+	size = ksize(mem);
 	KUNIT_ASSERT_LE(test, end - mem, size);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, memchr_inv(end, 0, mem + size - end), NULL,
 				"%s wrote past its context of %u bytes (%zu bytes free after it)",
-				crypto_tfm_alg_driver_name(tfm), alg->cra_ctxsize,
+				crypto_tfm_alg_driver_name(tfm), tfm->__crt_alg->cra_ctxsize,
 				(size_t)(mem + size - end));
 }
 
