@@ -25,6 +25,7 @@
 #include <kunit/fail_nth.h>
 #include <kunit/test.h>
 #include <linux/fips.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irqflags.h>
 #include <linux/prandom.h>
@@ -34,6 +35,7 @@
 #ifdef CONFIG_ARM64
 #include <asm/fpsimd.h>
 #include <asm/neon.h>
+#include <asm/simd.h>
 #endif
 
 #include "internal.h"
@@ -913,11 +915,12 @@ static const struct sm4_layout sm4_layouts[] = {
 	{ "out of place, cut at 1, 17, 301",	0, 0, false, { 1, 17, 301 } },
 	{ "in place at +7, cut at 3, 33, 999",	7, 7, true,  { 3, 33, 999 } },
 	/*
-	 * A whole first block, then a block cut at 100 (a later step of the
-	 * walk bounces), then a cut inside the last 16-31 bytes of 517: XTS's
+	 * Two whole blocks (XTS's walk size), then a block cut at 100 (a
+	 * later step of the walk bounces, in a bounce buffer it allocates
+	 * only then), then a cut inside the last 16-31 bytes of 517: XTS's
 	 * and CTS's stolen tail
 	 */
-	{ "out of place, cut at 16, 100, 505",	0, 0, false, { 16, 100, 505 } },
+	{ "out of place, cut at 32, 100, 505",	0, 0, false, { 32, 100, 505 } },
 };
 
 /*
@@ -1439,8 +1442,151 @@ static void sm4_neon_softirq_test(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ_MSG(test, s->pt + s->alen, s->in + s->alen, s->len,
 			       "decrypt of %u bytes in a softirq", s->len);
 }
+
+/*
+ * The other side: a long request in the task, interrupted all along by a
+ * softirq that takes the NEON registers (an hrtimer's, every
+ * SM4_IRQ_PERIOD_NS, that loads random values into V0-V31 between its
+ * kernel_neon_begin() and kernel_neon_end()). The softirq's begin saves
+ * the task's kernel-mode registers and its end puts them back only if
+ * the task holds them through a begin of its own: a driver must call
+ * kernel_neon_begin() again before each step of its walk (after the
+ * kernel_neon_end() that lets the walk sleep) and keep its keys and
+ * chaining state in the registers only between the two. The outputs, of
+ * as many requests as it takes the softirq to interrupt the task
+ * SM4_IRQ_HITS times, must be the reference's.
+ */
+#define SM4_IRQ_LEN		(8 * PAGE_SIZE + 100)
+#define SM4_IRQ_PERIOD_NS	(100 * NSEC_PER_USEC)
+#define SM4_IRQ_HITS		100
+#define SM4_IRQ_TRIES		50
+
+struct sm4_neon_irq {
+	struct hrtimer timer;
+	struct task_struct *task;
+	struct rnd_state rnd;
+	struct user_fpsimd_state regs;
+	atomic_t hits;		/* softirqs that interrupted the task */
+	bool stop;
+};
+
+static enum hrtimer_restart sm4_neon_irq_fn(struct hrtimer *timer)
+{
+	struct sm4_neon_irq *x = container_of(timer, struct sm4_neon_irq, timer);
+
+	if (current == x->task && may_use_simd()) {
+		kernel_neon_begin();
+		fpsimd_save_state(&x->regs);
+		prandom_bytes_state(&x->rnd, x->regs.vregs, sizeof(x->regs.vregs));
+		fpsimd_load_state(&x->regs);
+		kernel_neon_end();
+		atomic_inc(&x->hits);
+	}
+	if (READ_ONCE(x->stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(SM4_IRQ_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+static void sm4_neon_irq_stop(void *data)
+{
+	struct sm4_neon_irq *x = data;
+
+	WRITE_ONCE(x->stop, true);
+	hrtimer_cancel(&x->timer);
+}
+
+/* One request after another until the softirq has interrupted SM4_IRQ_HITS of them. */
+static void sm4_neon_interrupted_run(struct kunit *test, struct sm4_neon_irq *x,
+				     struct sm4_tfm *t, struct sm4_tfm *ref, const u8 *iv,
+				     unsigned int alen, unsigned int taglen, const u8 *in,
+				     unsigned int len, unsigned int max_tries)
+{
+	unsigned int out = alen + len + taglen, tries;
+	u8 *want = kunit_kzalloc(test, out + SM4_PAD, GFP_KERNEL);
+	u8 *got = kunit_kzalloc(test, out + SM4_PAD, GFP_KERNEL);
+
+	KUNIT_ASSERT_TRUE(test, want && got);
+	KUNIT_ASSERT_EQ(test, sm4_crypt_buf(ref, true, iv, alen, in, want, len, len + taglen), 0);
+	atomic_set(&x->hits, 0);
+	for (tries = 0; tries < max_tries && atomic_read(&x->hits) < SM4_IRQ_HITS; tries++) {
+		memset(got, 0, out);
+		KUNIT_ASSERT_EQ(test, sm4_crypt_buf(t, true, iv, alen, in, got, len, len + taglen),
+				0);
+		if (t->kind == SM4_SHASH) {
+			KUNIT_ASSERT_MEMEQ_MSG(test, got, want, SM4_BLOCK_SIZE,
+					       "a digest of %u bytes interrupted by softirqs, request %u",
+					       len, tries);
+			continue;
+		}
+		KUNIT_ASSERT_MEMEQ_MSG(test, got, want, out,
+				       "encrypt of %u bytes interrupted by softirqs, request %u",
+				       len, tries);
+		memset(got, 0, out);
+		KUNIT_ASSERT_EQ(test, sm4_crypt_buf(t, false, iv, alen, want, got, len + taglen,
+						    len), 0);
+		KUNIT_ASSERT_MEMEQ_MSG(test, got + alen, in + alen, len,
+				       "decrypt of %u bytes interrupted by softirqs, request %u",
+				       len, tries);
+	}
+	KUNIT_EXPECT_GE_MSG(test, atomic_read(&x->hits), SM4_IRQ_HITS,
+			    "softirqs interrupted %u requests of %u bytes too seldom", tries, len);
+}
+
+static void sm4_neon_interrupted_test(struct kunit *test)
+{
+	const struct sm4_impl *impl = test->param_value;
+	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
+	struct sm4_tfm *ref = sm4_alloc_ref(test, impl);
+	unsigned int klen = sm4_key_len(impl), alen = 0, taglen = 0, len = SM4_IRQ_LEN;
+	u8 key[2 * SM4_KEY_SIZE], iv[2 * SM4_BLOCK_SIZE];
+	struct sm4_neon_irq *x;
+	struct rnd_state rnd;
+	u8 *in;
+
+	if (impl->kind == SM4_AEAD) {
+		alen = 20;
+		taglen = SM4_BLOCK_SIZE;
+		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, taglen), 0);
+		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, taglen), 0);
+	}
+	if (!sm4_any_length(impl))
+		len = round_down(len, SM4_BLOCK_SIZE);
+	x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	in = kunit_kzalloc(test, alen + len + PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, x && in);
+	sm4_random_key_iv(&rnd, impl, key, sizeof(key), iv, sizeof(iv));
+	prandom_bytes_state(&rnd, in, alen + len + PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, sm4_setkey(ref, key, klen), 0);
+	KUNIT_ASSERT_EQ(test, sm4_setkey(t, key, klen), 0);
+
+	x->task = current;
+	prandom_seed_state(&x->rnd, SM4_SEED);
+	hrtimer_init(&x->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	x->timer.function = sm4_neon_irq_fn;
+	hrtimer_start(&x->timer, ns_to_ktime(SM4_IRQ_PERIOD_NS), HRTIMER_MODE_REL_SOFT);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sm4_neon_irq_stop, x), 0);
+
+	sm4_neon_interrupted_run(test, x, t, ref, iv, alen, taglen, in, len, SM4_IRQ_TRIES);
+	/*
+	 * Three blocks and a byte, from 40 bytes before a page boundary: the
+	 * walk's first step stops short of the end, so that XTS and CTS steal
+	 * in a call of their own after the whole blocks; the softirq must
+	 * land in the stealing too.
+	 */
+	if (sm4_any_length(impl))
+		sm4_neon_interrupted_run(test, x, t, ref, iv, alen, taglen,
+					 PTR_ALIGN(in + alen, PAGE_SIZE) - 40 - alen,
+					 3 * SM4_BLOCK_SIZE + 1, 100 * SM4_IRQ_TRIES);
+	sm4_neon_irq_stop(x);
+}
 #else
 static void sm4_neon_softirq_test(struct kunit *test)
+{
+	kunit_skip(test, "no kernel-mode NEON that a softirq interrupts (arm64 since v6.8)");
+}
+
+static void sm4_neon_interrupted_test(struct kunit *test)
 {
 	kunit_skip(test, "no kernel-mode NEON that a softirq interrupts (arm64 since v6.8)");
 }
@@ -2385,6 +2531,8 @@ static struct kunit_case sm4_driver_cases[] = {
 	KUNIT_CASE_PARAM(sm4_xts_weak_key_test, sm4_xts_gen_params),
 	KUNIT_CASE_PARAM(sm4_cipher_irqs_off_test, sm4_cipher_gen_params),
 	KUNIT_CASE_PARAM(sm4_neon_softirq_test, sm4_accelerated_gen_params),
+	KUNIT_CASE_PARAM_ATTR(sm4_neon_interrupted_test, sm4_accelerated_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(sm4_bad_tag_test, sm4_aead_gen_params),
 	KUNIT_CASE_PARAM(sm4_bad_length_test, sm4_bad_length_gen_params),
 #ifdef CONFIG_KUNIT_FAULT_INJECTION

@@ -28,6 +28,7 @@
 #include <kunit/pci_lender.h>
 #include <kunit/test.h>
 #include <linux/dma-mapping.h>
+#include <linux/kernfs.h>
 #include <linux/kthread.h>
 #include <linux/mempool.h>
 #include <linux/sched/task.h>

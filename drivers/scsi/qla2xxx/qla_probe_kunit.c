@@ -41,6 +41,8 @@ struct qla_probe_seen {
 	unsigned int dif_good_listed, dif_unusable_listed;	/* DIF bundling buffers kept */
 	unsigned int dif_crossing;	/* of those kept, the ones that cross 4 GiB */
 	struct fc_els_ls_rjt elsrej;	/* what the ELS reject buffer holds */
+	bool pools_read;
+	char pools[320];		/* the function's sysfs file "pools" */
 };
 
 /*
@@ -63,6 +65,32 @@ static unsigned int qla_probe_listed(struct list_head *head)
 
 /* Read by the replaced init: one case runs at a time. */
 static struct qla_probe_seen *qla_probe_seen;
+/* The page the replaced init reads "pools" into, set aside by the case */
+static char *qla_probe_pools_page;
+
+/*
+ * The function's DMA pools as its sysfs file "pools" shows them (name,
+ * blocks in use, blocks, block size, pages), read through sysfs's own
+ * show operation, as a read(2) of the file would.
+ */
+static bool qla_probe_read_pools(struct pci_dev *pdev, char *text, size_t size)
+{
+	struct kobject *kobj = &pdev->dev.kobj;
+	struct kernfs_node *kn;
+	ssize_t len = -ENOENT;
+
+	if (!qla_probe_pools_page)
+		return false;
+	kn = kernfs_find_and_get(kobj->sd, "pools");
+	if (kn) {
+		len = kobj->ktype->sysfs_ops->show(kobj, kn->priv, qla_probe_pools_page);
+		kernfs_put(kn);
+	}
+	if (len < 0)
+		return false;
+	strscpy(text, qla_probe_pools_page, size);
+	return true;
+}
 
 static int qla_probe_count_irqs(struct pci_dev *pdev)
 {
@@ -110,6 +138,7 @@ static int qla_probe_init_fails(scsi_qla_host_t *vha)
 	}
 	if (ha->elsrej.c)
 		s->elsrej = *ha->elsrej.c;
+	s->pools_read = qla_probe_read_pools(pdev, s->pools, sizeof(s->pools));
 	s->drvdata = pci_get_drvdata(pdev);
 	s->enable_cnt = atomic_read(&pdev->enable_cnt);
 	s->needs_freset = pdev->needs_freset;
@@ -480,6 +509,7 @@ static struct pci_dev *qla_probe_borrow(struct kunit *test, const struct qla_pro
  * its DMA pools. A failed probe must leave none.
  */
 #define QLA_PROBE_DMA_MAX	256
+#define QLA_PROBE_DMA_FAILED	4
 
 struct qla_probe_dma {
 	struct device *dev;
@@ -490,6 +520,8 @@ struct qla_probe_dma {
 	bool overflow;
 	void *live[QLA_PROBE_DMA_MAX];
 	size_t size[QLA_PROBE_DMA_MAX];
+	unsigned int failed;	/* allocations that gave no buffer */
+	size_t failed_size[QLA_PROBE_DMA_FAILED];
 };
 
 static void qla_probe_dma_alloc(void *data, struct device *dev, void *virt, dma_addr_t dma,
@@ -499,10 +531,14 @@ static void qla_probe_dma_alloc(void *data, struct device *dev, void *virt, dma_
 	struct qla_probe_dma *d = data;
 	unsigned long flags;
 
-	if (dev != d->dev || !virt)
+	if (dev != d->dev)
 		return;
 	spin_lock_irqsave(&d->lock, flags);
-	if (d->n < QLA_PROBE_DMA_MAX) {
+	if (!virt) {
+		if (d->failed < QLA_PROBE_DMA_FAILED)
+			d->failed_size[d->failed] = size;
+		d->failed++;
+	} else if (d->n < QLA_PROBE_DMA_MAX) {
 		d->live[d->n] = virt;
 		d->size[d->n++] = size;
 	} else {
@@ -567,7 +603,15 @@ static void qla_probe_dma_reset(struct qla_probe_dma *d)
 	d->strays = 0;
 	d->resized = 0;
 	d->overflow = false;
+	d->failed = 0;
 	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+/* The sizes of the buffers the DMA API failed to give since the last reset */
+static unsigned int qla_probe_dma_failed(const struct qla_probe_dma *d, const size_t **sizes)
+{
+	*sizes = d->failed_size;
+	return min_t(unsigned int, d->failed, QLA_PROBE_DMA_FAILED);
 }
 
 static void qla_probe_expect_dma_freed(struct kunit *test, struct qla_probe_dma *d)
@@ -590,6 +634,11 @@ static void qla_probe_dma_reset(struct qla_probe_dma *d)
 {
 }
 
+static unsigned int qla_probe_dma_failed(const struct qla_probe_dma *d, const size_t **sizes)
+{
+	return 0;
+}
+
 static void qla_probe_expect_dma_freed(struct kunit *test, struct qla_probe_dma *d)
 {
 }
@@ -603,6 +652,7 @@ static void qla_probe_expect_dma_freed(struct kunit *test, struct qla_probe_dma 
  * A walk must have seen each of those its row's probe can print.
  */
 #define QLA_PROBE_MSGS		20
+#define QLA_PROBE_DMA_MSGS	6
 
 struct qla_probe_msg {
 	u16 id;
@@ -610,13 +660,27 @@ struct qla_probe_msg {
 	char tag[12];		/* "]-<id>:", a debug message's past QLA_TEST_DBG_OFFSET */
 };
 
+/* A DMA buffer of qla2x00_mem_alloc() that it names when the buffer fails */
+struct qla_probe_dma_msg {
+	size_t size;
+	struct qla_probe_msg msg;
+	bool seen;		/* in this step */
+};
+
 struct qla_probe_msgs {
 	spinlock_t lock;	/* the tracepoint may run in any context */
 	unsigned int n;
 	struct qla_probe_msg want[QLA_PROBE_MSGS];
 	bool seen[QLA_PROBE_MSGS];
+	unsigned int n_dma;
+	struct qla_probe_dma_msg dma[QLA_PROBE_DMA_MSGS];
 	bool mem_failed;	/* in this step: qla2x00_mem_alloc() said it failed */
 };
+
+static bool qla_probe_msg_is(const struct qla_probe_msg *w, const char *buf, const char *text)
+{
+	return strstr(buf, w->tag) && strstr(text, w->text);
+}
 
 static void qla_probe_msg_traced(void *data, const char *buf, struct va_format *vaf)
 {
@@ -631,8 +695,11 @@ static void qla_probe_msg_traced(void *data, const char *buf, struct va_format *
 	va_end(ap);
 	spin_lock_irqsave(&m->lock, flags);
 	for (i = 0; i < m->n; i++)
-		if (strstr(buf, m->want[i].tag) && strstr(text, m->want[i].text))
+		if (qla_probe_msg_is(&m->want[i], buf, text))
 			m->seen[i] = true;
+	for (i = 0; i < m->n_dma; i++)
+		if (qla_probe_msg_is(&m->dma[i].msg, buf, text))
+			m->dma[i].seen = true;
 	/* Its last words, or the DIF bundling's failed dsd, which returns at once */
 	if (strstr(text, "Memory allocation failure.") || strstr(text, "failed alloc dsd"))
 		m->mem_failed = true;
@@ -645,24 +712,84 @@ static void qla_probe_msgs_stop(void *data)
 	tracepoint_synchronize_unregister();
 }
 
-static void qla_probe_msg_want(struct qla_probe_msgs *m, bool when, u16 id, bool dbg,
-			       const char *text)
+static void qla_probe_msg_set(struct qla_probe_msg *w, u16 id, bool dbg, const char *text)
 {
-	struct qla_probe_msg *w;
-
-	if (!when || WARN_ON(m->n == QLA_PROBE_MSGS))
-		return;
-	w = &m->want[m->n++];
 	w->id = id;
 	w->text = text;
 	scnprintf(w->tag, sizeof(w->tag), "]-%04x:", id + (dbg ? QLA_TEST_DBG_OFFSET : 0));
 }
 
+static void qla_probe_msg_want(struct qla_probe_msgs *m, bool when, u16 id, bool dbg,
+			       const char *text)
+{
+	if (when && !WARN_ON(m->n == QLA_PROBE_MSGS))
+		qla_probe_msg_set(&m->want[m->n++], id, dbg, text);
+}
+
+static void qla_probe_dma_msg_want(struct qla_probe_msgs *m, size_t size, u16 id, bool dbg,
+				   const char *text)
+{
+	struct qla_probe_dma_msg *w;
+
+	if (WARN_ON(m->n_dma == QLA_PROBE_DMA_MSGS))
+		return;
+	w = &m->dma[m->n_dma++];
+	w->size = size;
+	qla_probe_msg_set(&w->msg, id, dbg, text);
+}
+
+/*
+ * The DMA buffers of qla2x00_mem_alloc() that name themselves when they
+ * fail, told apart by their sizes, which differ.
+ */
+static void qla_probe_dma_msgs_want(struct kunit *test, struct qla_probe_msgs *m,
+				    const struct qla_probe_isp *isp)
+{
+	unsigned int i, j;
+
+	qla_probe_dma_msg_want(m, (isp->req_length + 1) * sizeof(request_t), 0x0029, false,
+			       "Failed to allocate memory for req_ring.");
+	qla_probe_dma_msg_want(m, (isp->rsp_length + 1) * sizeof(response_t), 0x002b, false,
+			       "Failed to allocate memory for rsp_ring.");
+	qla_probe_dma_msg_want(m, SFP_DEV_SIZE, 0x011b, true,
+			       "Unable to allocate memory for SFP read-data.");
+	qla_probe_dma_msg_want(m, sizeof(struct qla_flt_header) + FLT_REGIONS_SIZE, 0x011b, true,
+			       "Unable to allocate memory for FLT.");
+	qla_probe_dma_msg_want(m, sizeof(struct fc_els_ls_rjt) + 16, 0xffff, true,
+			       "Alloc failed for els reject cmd.");
+#ifdef QLA_PROBE_VP_MAP
+	qla_probe_dma_msg_want(m, sizeof(struct fcnvme_ls_rjt), 0xffff, true,
+			       "Alloc failed for nvme fc reject cmd.");
+#endif
+	for (i = 0; i < m->n_dma; i++)
+		for (j = 0; j < i; j++)
+			KUNIT_ASSERT_NE_MSG(test, m->dma[i].size, m->dma[j].size, "\"%s\", \"%s\"",
+					    m->dma[i].msg.text, m->dma[j].msg.text);
+}
+
+/*
+ * In a step that failed one of those buffers (the DMA API's tracepoint
+ * says which, by its size), qla2x00_mem_alloc() named it.
+ */
+static void qla_probe_expect_dma_msgs(struct kunit *test, struct qla_probe_msgs *m,
+				      const struct qla_probe_dma *d, unsigned int nth)
+{
+	unsigned int i, j, n;
+	const size_t *sizes;
+
+	n = qla_probe_dma_failed(d, &sizes);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < m->n_dma; j++)
+			KUNIT_EXPECT_TRUE_MSG(test, m->dma[j].size != sizes[i] || m->dma[j].seen,
+					      "allocation %u failed: no message %04x \"%s\"", nth,
+					      m->dma[j].msg.id, m->dma[j].msg.text);
+}
+
 /*
  * What qla2x00_mem_alloc() prints when a slab allocation of it fails;
- * with @cover, a walk of slab allocations must have seen each. (The
- * messages of its DMA buffers are not looked for: see
- * qla_probe_one_dma_fail_nth_test().)
+ * with @cover, a walk of slab allocations must have seen each. The
+ * messages of its DMA buffers are checked step by step instead, in the
+ * steps that failed one (see qla_probe_one_dma_fail_nth_test()).
  */
 static struct qla_probe_msgs *qla_probe_msgs_start(struct kunit *test,
 						   const struct qla_probe_one_case *c, bool cover)
@@ -691,6 +818,7 @@ static struct qla_probe_msgs *qla_probe_msgs_start(struct kunit *test,
 		qla_probe_msg_want(m, true, 0x011b, true, "Unable to allocate purex_dma_pool.");
 		qla_probe_msg_want(m, true, 0x0030, false, "Memory allocation failure.");
 	}
+	qla_probe_dma_msgs_want(test, m, isp);
 	qla_test_param_set(test, &ql2xextended_error_logging_ktrace, ql_dbg_init);
 	KUNIT_ASSERT_EQ(test, register_trace_ql_dbg_log(qla_probe_msg_traced, m), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qla_probe_msgs_stop, m), 0);
@@ -718,6 +846,7 @@ struct qla_probe_env {
 	struct qla_test_log *log;
 	struct qla_probe_dma *dma;
 	struct qla_probe_msgs *msgs;	/* a walk's */
+	char *pools_page;
 };
 
 static void qla_probe_params_set(const struct qla_probe_params *p)
@@ -738,6 +867,7 @@ static void qla_probe_restore(void *data)
 	qla_probe_params_set(&e->params);
 	ql2x_ini_mode = e->ini_mode;
 	qla_probe_seen = NULL;
+	qla_probe_pools_page = NULL;
 }
 
 static struct qla_probe_env *qla_probe_env(struct kunit *test, const struct qla_probe_one_case *c)
@@ -747,6 +877,8 @@ static struct qla_probe_env *qla_probe_env(struct kunit *test, const struct qla_
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	e->seen = kunit_kzalloc(test, sizeof(*e->seen), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e->seen);
+	e->pools_page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e->pools_page);
 	e->pdev = qla_probe_borrow(test, c);
 	e->id.vendor = PCI_VENDOR_ID_QLOGIC;
 	e->id.device = c->device;
@@ -760,6 +892,7 @@ static struct qla_probe_env *qla_probe_env(struct kunit *test, const struct qla_
 	e->ops->initialize_adapter = qla_probe_init_fails;
 	qla_probe_params_set(&c->params);
 	qla_probe_seen = e->seen;
+	qla_probe_pools_page = e->pools_page;
 	if (c->log)
 		e->log = qla_test_log_start(test, ql_dbg_init);
 	e->dma = qla_probe_dma_start(test, &e->pdev->dev);
@@ -830,6 +963,61 @@ static void qla_probe_expect_isp(struct kunit *test, const struct qla_probe_isp 
 }
 
 /*
+ * The DMA pools qla2x00_mem_alloc() created, each named after the driver
+ * and the device ID, as their sysfs file shows them to the user: the
+ * small blocks' (the MS IOCB, the EX-INIT-CB, the SF-INIT-CB and the
+ * async port database of the families that have them, in use), the DSD
+ * list's and FCP command's (DIF or EDIF), the DIF bundling buffers' (the
+ * unusable ones in use) and the PUREX one.
+ */
+static void qla_probe_expect_pools(struct kunit *test, const struct qla_probe_one_case *c,
+				   const struct qla_probe_seen *s)
+{
+	const struct qla_probe_isp *isp = c->isp;
+	bool dl = c->enabledif || (isp->edif && c->params.secenable);
+	struct {
+		unsigned int size, active;
+		bool want, found;
+	} pools[] = {
+		{ DMA_POOL_SIZE, !isp->sns_cmd + isp->ex_init_cb + isp->sf_init_cb + !isp->mem_only,
+		  true },
+		{ DSD_LIST_DMA_POOL_SIZE, 0, dl },
+		{ FCP_CMND_DMA_POOL_SIZE, 0, dl },
+		{ DIF_BUNDLING_DMA_POOL_SIZE, s->ha.pool.unusable.count, !!c->enabledif },
+		{ ELS_MAX_PAYLOAD, 0, true },
+	};
+	unsigned int i, active, size;
+	char name[20], want[20];
+	const char *line;
+
+	KUNIT_EXPECT_TRUE_MSG(test, s->pools_read, "no \"pools\" file");
+	if (!s->pools_read)
+		return;
+	snprintf(want, sizeof(want), "%s_%d", QLA2XXX_DRIVER_NAME, c->device);
+	KUNIT_EXPECT_TRUE(test, str_has_prefix(s->pools, "poolinfo - 0.1\n"));
+	for (line = strchr(s->pools, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		int fields = sscanf(line + 1, "%19s %u %*u %u", name, &active, &size);
+
+		KUNIT_ASSERT_EQ_MSG(test, fields, 3, "in:\n%s", s->pools);
+		KUNIT_EXPECT_STREQ(test, name, want);
+		for (i = 0; i < ARRAY_SIZE(pools); i++) {
+			if (pools[i].want && !pools[i].found && pools[i].size == size &&
+			    pools[i].active == active) {
+				pools[i].found = true;
+				break;
+			}
+		}
+		KUNIT_EXPECT_LT_MSG(test, i, ARRAY_SIZE(pools),
+				    "a pool of %u-byte blocks, %u in use, in:\n%s", size, active,
+				    s->pools);
+	}
+	for (i = 0; i < ARRAY_SIZE(pools); i++)
+		KUNIT_EXPECT_EQ_MSG(test, pools[i].found, pools[i].want,
+				    "the pool of %u-byte blocks, %u in use, in:\n%s", pools[i].size,
+				    pools[i].active, s->pools);
+}
+
+/*
  * What qla2x00_mem_alloc() handed the init: what every adapter gets, what
  * its family and the module parameters add, and the rest left NULL.
  */
@@ -893,6 +1081,7 @@ static void qla_probe_expect_mem(struct kunit *test, const struct qla_probe_one_
 	KUNIT_EXPECT_EQ(test, s->elsrej.er_cmd, ELS_LS_RJT);
 	KUNIT_EXPECT_EQ(test, s->elsrej.er_reason, ELS_RJT_LOGIC);
 	KUNIT_EXPECT_EQ(test, s->elsrej.er_explan, ELS_EXPL_UNAB_DATA);
+	qla_probe_expect_pools(test, c, s);
 #ifdef QLA_PROBE_VP_MAP
 	KUNIT_EXPECT_EQ_MSG(test, !!ha->vp_map, tgt || edif, "the virtual port map");
 	KUNIT_EXPECT_EQ(test, ha->lsrjt.size, sizeof(struct fcnvme_ls_rjt));
@@ -1197,8 +1386,13 @@ static void qla_probe_nth_setup(struct kunit *test, void *ctx)
 
 	memset(e->seen, 0, sizeof(*e->seen));
 	qla_probe_dma_reset(e->dma);
-	if (e->msgs)
+	if (e->msgs) {
+		unsigned int i;
+
 		e->msgs->mem_failed = false;
+		for (i = 0; i < e->msgs->n_dma; i++)
+			e->msgs->dma[i].seen = false;
+	}
 }
 
 static int qla_probe_nth_call(struct kunit *test, void *ctx)
@@ -1220,6 +1414,8 @@ static void qla_probe_nth_undo(struct kunit *test, void *ctx, int err, unsigned 
 	/* The adapter's memory not allocated: the probe says so */
 	if (e->msgs && e->msgs->mem_failed)
 		KUNIT_EXPECT_EQ_MSG(test, err, -ENOMEM, "allocation %u failed", nth);
+	if (e->msgs)
+		qla_probe_expect_dma_msgs(test, e->msgs, e->dma, nth);
 	/* Whatever failed, the init gets all it would have had */
 	if (e->seen->calls)
 		qla_probe_expect_mem(test, e->row, e->seen, failed);
@@ -1269,7 +1465,9 @@ static void qla_probe_one_fail_nth_test(struct kunit *test)
  * (where the DMA API has tracepoints, 6.12 on, their frees are counted).
  * Slab refills then take pages as they come, so that one step may fail
  * an allocation the next does not reach: each step is checked as above,
- * but not that every message came.
+ * but not that every message came; a step whose failed page was a DMA
+ * buffer's that qla2x00_mem_alloc() names (the tracepoint gives its
+ * size) must have printed that name.
  */
 static void qla_probe_one_dma_fail_nth_test(struct kunit *test)
 {
