@@ -43,6 +43,8 @@ struct qla_probe_seen {
 	struct fc_els_ls_rjt elsrej;	/* what the ELS reject buffer holds */
 	bool pools_read;
 	char pools[320];		/* the function's sysfs file "pools" */
+	struct kmem_cache *ctx_cachep;	/* the driver's CT6 cache */
+	struct kmem_cache *ctx_pool_cache;	/* the one the CT6 pool takes from */
 };
 
 /*
@@ -139,6 +141,9 @@ static int qla_probe_init_fails(scsi_qla_host_t *vha)
 	if (ha->elsrej.c)
 		s->elsrej = *ha->elsrej.c;
 	s->pools_read = qla_probe_read_pools(pdev, s->pools, sizeof(s->pools));
+	s->ctx_cachep = ctx_cachep;
+	if (ha->ctx_mempool)
+		s->ctx_pool_cache = ha->ctx_mempool->pool_data;
 	s->drvdata = pci_get_drvdata(pdev);
 	s->enable_cnt = atomic_read(&pdev->enable_cnt);
 	s->needs_freset = pdev->needs_freset;
@@ -1035,6 +1040,10 @@ static void qla_probe_expect_mem(struct kunit *test, const struct qla_probe_one_
 	KUNIT_EXPECT_NOT_NULL(test, ha->gid_list);
 	KUNIT_EXPECT_NOT_NULL(test, ha->srb_mempool);
 	KUNIT_EXPECT_EQ_MSG(test, !!ha->ctx_mempool, isp->ctx_pool || edif, "the CT6 pool");
+	if (ha->ctx_mempool) {
+		KUNIT_EXPECT_NOT_NULL(test, s->ctx_cachep);
+		KUNIT_EXPECT_PTR_EQ(test, s->ctx_pool_cache, s->ctx_cachep);
+	}
 	KUNIT_EXPECT_NOT_NULL(test, ha->nvram);
 	KUNIT_EXPECT_NOT_NULL(test, ha->s_dma_pool);
 	KUNIT_EXPECT_EQ_MSG(test, !!ha->dl_dma_pool, c->enabledif || edif, "the DSD list pool");
@@ -1132,12 +1141,24 @@ static void qla_probe_one_test(struct kunit *test)
 	const struct qla_probe_one_case *c = test->param_value;
 	struct qla_probe_env *e = qla_probe_env(test, c);
 	struct qla_probe_seen *s = e->seen;
+	struct kmem_cache *cache = ctx_cachep;
 	int ret;
 
 	ret = qla2x00_probe_one(e->pdev, &e->id);
 
 	qla_probe_expect_undone(test, e->pdev);
 	qla_probe_expect_dma_freed(test, e->dma);
+	/*
+	 * The CT6 cache, made by the first probe that needs it, outlives
+	 * the adapter: the module's exit destroys it. A later probe takes
+	 * it as it is.
+	 */
+	if (cache)
+		KUNIT_EXPECT_PTR_EQ(test, ctx_cachep, cache);
+	else if (c->isp->ctx_pool || (c->isp->edif && c->params.secenable))
+		KUNIT_EXPECT_PTR_EQ(test, ctx_cachep, s->ctx_cachep);
+	else
+		KUNIT_EXPECT_NULL(test, ctx_cachep);
 	if (c->err) {
 		KUNIT_EXPECT_EQ(test, ret, c->err);
 		KUNIT_EXPECT_EQ(test, s->calls, 0);
