@@ -1446,20 +1446,24 @@ static void sm4_neon_softirq_test(struct kunit *test)
 /*
  * The other side: a long request in the task, interrupted all along by a
  * softirq that takes the NEON registers (an hrtimer's, every
- * SM4_IRQ_PERIOD_NS, that loads random values into V0-V31 between its
- * kernel_neon_begin() and kernel_neon_end()). The softirq's begin saves
+ * SM4_IRQ_PERIOD_NS on average, that loads random values into V0-V31
+ * between its kernel_neon_begin() and kernel_neon_end()). Its begin saves
  * the task's kernel-mode registers and its end puts them back only if
  * the task holds them through a begin of its own: a driver must call
  * kernel_neon_begin() again before each step of its walk (after the
  * kernel_neon_end() that lets the walk sleep) and keep its keys and
  * chaining state in the registers only between the two. The outputs, of
  * as many requests as it takes the softirq to interrupt the task
- * SM4_IRQ_HITS times, must be the reference's.
+ * SM4_IRQ_HITS times (short ones: SM4_IRQ_SHORT_HITS), must be the
+ * reference's.
  */
 #define SM4_IRQ_LEN		(8 * PAGE_SIZE + 100)
 #define SM4_IRQ_PERIOD_NS	(100 * NSEC_PER_USEC)
 #define SM4_IRQ_HITS		100
 #define SM4_IRQ_TRIES		50
+/* A short request's stealing is a few instructions of it: many more hits */
+#define SM4_IRQ_SHORT_HITS	2000
+#define SM4_IRQ_SHORT_TRIES	50000
 
 struct sm4_neon_irq {
 	struct hrtimer timer;
@@ -1484,7 +1488,9 @@ static enum hrtimer_restart sm4_neon_irq_fn(struct hrtimer *timer)
 	}
 	if (READ_ONCE(x->stop))
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(timer, ns_to_ktime(SM4_IRQ_PERIOD_NS));
+	/* Jitter, so that the period locks to no phase of the requests */
+	hrtimer_forward_now(timer, ns_to_ktime(SM4_IRQ_PERIOD_NS / 2 +
+					       prandom_u32_state(&x->rnd) % SM4_IRQ_PERIOD_NS));
 	return HRTIMER_RESTART;
 }
 
@@ -1496,11 +1502,11 @@ static void sm4_neon_irq_stop(void *data)
 	hrtimer_cancel(&x->timer);
 }
 
-/* One request after another until the softirq has interrupted SM4_IRQ_HITS of them. */
+/* One request after another until the softirq has interrupted the task @hits times. */
 static void sm4_neon_interrupted_run(struct kunit *test, struct sm4_neon_irq *x,
 				     struct sm4_tfm *t, struct sm4_tfm *ref, const u8 *iv,
 				     unsigned int alen, unsigned int taglen, const u8 *in,
-				     unsigned int len, unsigned int max_tries)
+				     unsigned int len, int hits, unsigned int max_tries)
 {
 	unsigned int out = alen + len + taglen, tries;
 	u8 *want = kunit_kzalloc(test, out + SM4_PAD, GFP_KERNEL);
@@ -1509,7 +1515,7 @@ static void sm4_neon_interrupted_run(struct kunit *test, struct sm4_neon_irq *x,
 	KUNIT_ASSERT_TRUE(test, want && got);
 	KUNIT_ASSERT_EQ(test, sm4_crypt_buf(ref, true, iv, alen, in, want, len, len + taglen), 0);
 	atomic_set(&x->hits, 0);
-	for (tries = 0; tries < max_tries && atomic_read(&x->hits) < SM4_IRQ_HITS; tries++) {
+	for (tries = 0; tries < max_tries && atomic_read(&x->hits) < hits; tries++) {
 		memset(got, 0, out);
 		KUNIT_ASSERT_EQ(test, sm4_crypt_buf(t, true, iv, alen, in, got, len, len + taglen),
 				0);
@@ -1529,7 +1535,7 @@ static void sm4_neon_interrupted_run(struct kunit *test, struct sm4_neon_irq *x,
 				       "decrypt of %u bytes interrupted by softirqs, request %u",
 				       len, tries);
 	}
-	KUNIT_EXPECT_GE_MSG(test, atomic_read(&x->hits), SM4_IRQ_HITS,
+	KUNIT_EXPECT_GE_MSG(test, atomic_read(&x->hits), hits,
 			    "softirqs interrupted %u requests of %u bytes too seldom", tries, len);
 }
 
@@ -1567,7 +1573,8 @@ static void sm4_neon_interrupted_test(struct kunit *test)
 	hrtimer_start(&x->timer, ns_to_ktime(SM4_IRQ_PERIOD_NS), HRTIMER_MODE_REL_SOFT);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sm4_neon_irq_stop, x), 0);
 
-	sm4_neon_interrupted_run(test, x, t, ref, iv, alen, taglen, in, len, SM4_IRQ_TRIES);
+	sm4_neon_interrupted_run(test, x, t, ref, iv, alen, taglen, in, len, SM4_IRQ_HITS,
+				 SM4_IRQ_TRIES);
 	/*
 	 * Three blocks and a byte, from 40 bytes before a page boundary: the
 	 * walk's first step stops short of the end, so that XTS and CTS steal
@@ -1577,7 +1584,8 @@ static void sm4_neon_interrupted_test(struct kunit *test)
 	if (sm4_any_length(impl))
 		sm4_neon_interrupted_run(test, x, t, ref, iv, alen, taglen,
 					 PTR_ALIGN(in + alen, PAGE_SIZE) - 40 - alen,
-					 3 * SM4_BLOCK_SIZE + 1, 100 * SM4_IRQ_TRIES);
+					 3 * SM4_BLOCK_SIZE + 1, SM4_IRQ_SHORT_HITS,
+					 SM4_IRQ_SHORT_TRIES);
 	sm4_neon_irq_stop(x);
 }
 #else
