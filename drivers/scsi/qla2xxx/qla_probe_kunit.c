@@ -401,6 +401,10 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 	  .params = { 1, MAX_Q_DEPTH, 2, MAX_LUNS, 0, true },
 	  .max_cmd_len = MAX_CMDSZ, .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH,
 	  .enabledif = 2, .walk = true },
+	{ "ISP2312, ql2xenabledif=0: no DIF pools", PCI_DEVICE_ID_QLOGIC_ISP2312, 0, 0, 0,
+	  .isp = &qla_probe_isp2312, .irq = QLA_PROBE_INTX,
+	  .params = { 1, MAX_Q_DEPTH, 0, MAX_LUNS }, .max_cmd_len = MAX_CMDSZ,
+	  .max_lun = MAX_LUNS, .max_q_depth = MAX_Q_DEPTH, .enabledif = 0, .walk = true },
 	{ "ISP2281, ql2xsecenable=1, ql2xenabledif=0: EDIF",
 	  PCI_DEVICE_ID_QLOGIC_ISP2281, 0, 0, 0, .isp = &qla_probe_isp28xx, .irq = QLA_PROBE_MSIX,
 	  .params = { 1, MAX_Q_DEPTH, 0, MAX_LUNS, 1, false },
@@ -1498,6 +1502,7 @@ static void qla_probe_one_dma_fail_nth_test(struct kunit *test)
 /*
  * The rows marked for a walk: an ISP2200 on INTx (its SNS command
  * buffer), an adapter before firmware interface 2 on INTx in target mode,
+ * and without DIF (its error path then has no DIF pools to undo),
  * a 27xx on INTx (its own blocks), one after firmware interface 2 without
  * an INTx line (it fails at its interrupts), and one whose I/O space
  * set-up fails. MSI and MSI-X are not walked: a failed allocation of
