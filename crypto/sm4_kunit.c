@@ -1471,7 +1471,6 @@ struct sm4_neon_irq {
 	struct rnd_state rnd;
 	struct user_fpsimd_state regs;
 	atomic_t hits;		/* softirqs that interrupted the task */
-	bool stop;
 };
 
 static enum hrtimer_restart sm4_neon_irq_fn(struct hrtimer *timer)
@@ -1486,19 +1485,17 @@ static enum hrtimer_restart sm4_neon_irq_fn(struct hrtimer *timer)
 		kernel_neon_end();
 		atomic_inc(&x->hits);
 	}
-	if (READ_ONCE(x->stop))
-		return HRTIMER_NORESTART;
 	/* Jitter, so that the period locks to no phase of the requests */
 	hrtimer_forward_now(timer, ns_to_ktime(SM4_IRQ_PERIOD_NS / 2 +
 					       prandom_u32_state(&x->rnd) % SM4_IRQ_PERIOD_NS));
 	return HRTIMER_RESTART;
 }
 
+/* hrtimer_cancel() stops a timer that restarts itself too */
 static void sm4_neon_irq_stop(void *data)
 {
 	struct sm4_neon_irq *x = data;
 
-	WRITE_ONCE(x->stop, true);
 	hrtimer_cancel(&x->timer);
 }
 
@@ -1586,7 +1583,6 @@ static void sm4_neon_interrupted_test(struct kunit *test)
 					 PTR_ALIGN(in + alen, PAGE_SIZE) - 40 - alen,
 					 3 * SM4_BLOCK_SIZE + 1, SM4_IRQ_SHORT_HITS,
 					 SM4_IRQ_SHORT_TRIES);
-	sm4_neon_irq_stop(x);
 }
 #else
 static void sm4_neon_softirq_test(struct kunit *test)

@@ -41,8 +41,7 @@ struct qla_probe_seen {
 	unsigned int dif_good_listed, dif_unusable_listed;	/* DIF bundling buffers kept */
 	unsigned int dif_crossing;	/* of those kept, the ones that cross 4 GiB */
 	struct fc_els_ls_rjt elsrej;	/* what the ELS reject buffer holds */
-	bool pools_read;
-	char pools[320];		/* the function's sysfs file "pools" */
+	char pools[320];		/* the function's sysfs file "pools", if read */
 	struct kmem_cache *ctx_cachep;	/* the driver's CT6 cache */
 	struct kmem_cache *ctx_pool_cache;	/* the one the CT6 pool takes from */
 };
@@ -73,25 +72,24 @@ static char *qla_probe_pools_page;
 /*
  * The function's DMA pools as its sysfs file "pools" shows them (name,
  * blocks in use, blocks, block size, pages), read through sysfs's own
- * show operation, as a read(2) of the file would.
+ * show operation, as a read(2) of the file would; @text is left empty
+ * when there is no such file.
  */
-static bool qla_probe_read_pools(struct pci_dev *pdev, char *text, size_t size)
+static void qla_probe_read_pools(struct pci_dev *pdev, char *text, size_t size)
 {
 	struct kobject *kobj = &pdev->dev.kobj;
 	struct kernfs_node *kn;
-	ssize_t len = -ENOENT;
+	ssize_t len;
 
 	if (!qla_probe_pools_page)
-		return false;
+		return;
 	kn = kernfs_find_and_get(kobj->sd, "pools");
-	if (kn) {
-		len = kobj->ktype->sysfs_ops->show(kobj, kn->priv, qla_probe_pools_page);
-		kernfs_put(kn);
-	}
-	if (len < 0)
-		return false;
-	strscpy(text, qla_probe_pools_page, size);
-	return true;
+	if (!kn)
+		return;
+	len = kobj->ktype->sysfs_ops->show(kobj, kn->priv, qla_probe_pools_page);
+	kernfs_put(kn);
+	if (len > 0)
+		strscpy(text, qla_probe_pools_page, min_t(size_t, size, len + 1));
 }
 
 static int qla_probe_count_irqs(struct pci_dev *pdev)
@@ -140,7 +138,7 @@ static int qla_probe_init_fails(scsi_qla_host_t *vha)
 	}
 	if (ha->elsrej.c)
 		s->elsrej = *ha->elsrej.c;
-	s->pools_read = qla_probe_read_pools(pdev, s->pools, sizeof(s->pools));
+	qla_probe_read_pools(pdev, s->pools, sizeof(s->pools));
 	s->ctx_cachep = ctx_cachep;
 	if (ha->ctx_mempool)
 		s->ctx_pool_cache = ha->ctx_mempool->pool_data;
@@ -423,6 +421,24 @@ static const struct qla_probe_one_case qla_probe_one_cases[] = {
 };
 
 KUNIT_ARRAY_PARAM_DESC(qla_probe_one, qla_probe_one_cases, name);
+
+/* The row's adapter encrypts data in flight: a 28xx with ql2xsecenable */
+static bool qla_probe_edif(const struct qla_probe_one_case *c)
+{
+	return c->isp->edif && c->params.secenable;
+}
+
+/* It gets a CT6 context pool: a 27xx, or with EDIF */
+static bool qla_probe_ctx_pool(const struct qla_probe_one_case *c)
+{
+	return c->isp->ctx_pool || qla_probe_edif(c);
+}
+
+/* It gets the DSD list and FCP command pools: with DIF, or with EDIF */
+static bool qla_probe_dl_pools(const struct qla_probe_one_case *c)
+{
+	return c->enabledif || qla_probe_edif(c);
+}
 
 /*
  * The PCI function the cases probe, enabled once for the suite. On x86 its
@@ -804,7 +820,7 @@ static struct qla_probe_msgs *qla_probe_msgs_start(struct kunit *test,
 						   const struct qla_probe_one_case *c, bool cover)
 {
 	const struct qla_probe_isp *isp = c->isp;
-	bool edif = isp->edif && c->params.secenable;
+	bool edif = qla_probe_edif(c);
 	struct qla_probe_msgs *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 	bool dif = c->params.enabledif;	/* which the probe takes from 1 to 2 only */
 
@@ -983,15 +999,14 @@ static void qla_probe_expect_pools(struct kunit *test, const struct qla_probe_on
 				   const struct qla_probe_seen *s)
 {
 	const struct qla_probe_isp *isp = c->isp;
-	bool dl = c->enabledif || (isp->edif && c->params.secenable);
 	struct {
 		unsigned int size, active;
 		bool want, found;
 	} pools[] = {
 		{ DMA_POOL_SIZE, !isp->sns_cmd + isp->ex_init_cb + isp->sf_init_cb + !isp->mem_only,
 		  true },
-		{ DSD_LIST_DMA_POOL_SIZE, 0, dl },
-		{ FCP_CMND_DMA_POOL_SIZE, 0, dl },
+		{ DSD_LIST_DMA_POOL_SIZE, 0, qla_probe_dl_pools(c) },
+		{ FCP_CMND_DMA_POOL_SIZE, 0, qla_probe_dl_pools(c) },
 		{ DIF_BUNDLING_DMA_POOL_SIZE, s->ha.pool.unusable.count, !!c->enabledif },
 		{ ELS_MAX_PAYLOAD, 0, true },
 	};
@@ -999,8 +1014,8 @@ static void qla_probe_expect_pools(struct kunit *test, const struct qla_probe_on
 	char name[20], want[20];
 	const char *line;
 
-	KUNIT_EXPECT_TRUE_MSG(test, s->pools_read, "no \"pools\" file");
-	if (!s->pools_read)
+	KUNIT_EXPECT_TRUE_MSG(test, s->pools[0], "no \"pools\" file");
+	if (!s->pools[0])
 		return;
 	snprintf(want, sizeof(want), "%s_%d", QLA2XXX_DRIVER_NAME, c->device);
 	KUNIT_EXPECT_TRUE(test, str_has_prefix(s->pools, "poolinfo - 0.1\n"));
@@ -1036,22 +1051,21 @@ static void qla_probe_expect_mem(struct kunit *test, const struct qla_probe_one_
 	const struct qla_probe_isp *isp = c->isp;
 	const struct qla_hw_data *ha = &s->ha;
 	bool tgt = c->params.target;
-	bool edif = isp->edif && c->params.secenable;
 
 	KUNIT_EXPECT_EQ_MSG(test, !!ha->tgt.atio_ring, tgt, "the ATIO ring");
 	KUNIT_EXPECT_NOT_NULL(test, ha->init_cb);
 	KUNIT_EXPECT_NOT_NULL(test, ha->host_map.h.mempool);
 	KUNIT_EXPECT_NOT_NULL(test, ha->gid_list);
 	KUNIT_EXPECT_NOT_NULL(test, ha->srb_mempool);
-	KUNIT_EXPECT_EQ_MSG(test, !!ha->ctx_mempool, isp->ctx_pool || edif, "the CT6 pool");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->ctx_mempool, qla_probe_ctx_pool(c), "the CT6 pool");
 	if (ha->ctx_mempool) {
 		KUNIT_EXPECT_NOT_NULL(test, s->ctx_cachep);
 		KUNIT_EXPECT_PTR_EQ(test, s->ctx_pool_cache, s->ctx_cachep);
 	}
 	KUNIT_EXPECT_NOT_NULL(test, ha->nvram);
 	KUNIT_EXPECT_NOT_NULL(test, ha->s_dma_pool);
-	KUNIT_EXPECT_EQ_MSG(test, !!ha->dl_dma_pool, c->enabledif || edif, "the DSD list pool");
-	KUNIT_EXPECT_EQ_MSG(test, !!ha->fcp_cmnd_dma_pool, c->enabledif || edif,
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->dl_dma_pool, qla_probe_dl_pools(c), "the DSD list pool");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->fcp_cmnd_dma_pool, qla_probe_dl_pools(c),
 			    "the FCP command pool");
 	KUNIT_EXPECT_EQ_MSG(test, !!ha->dif_bundl_pool, !!c->enabledif, "the DIF bundling pool");
 	if (ha->dif_bundl_pool) {
@@ -1096,7 +1110,7 @@ static void qla_probe_expect_mem(struct kunit *test, const struct qla_probe_one_
 	KUNIT_EXPECT_EQ(test, s->elsrej.er_explan, ELS_EXPL_UNAB_DATA);
 	qla_probe_expect_pools(test, c, s);
 #ifdef QLA_PROBE_VP_MAP
-	KUNIT_EXPECT_EQ_MSG(test, !!ha->vp_map, tgt || edif, "the virtual port map");
+	KUNIT_EXPECT_EQ_MSG(test, !!ha->vp_map, tgt || qla_probe_edif(c), "the virtual port map");
 	KUNIT_EXPECT_EQ(test, ha->lsrjt.size, sizeof(struct fcnvme_ls_rjt));
 	KUNIT_EXPECT_NOT_NULL(test, ha->lsrjt.c);
 #endif
@@ -1111,16 +1125,15 @@ static void qla_probe_expect_log(struct kunit *test, const struct qla_probe_one_
 				 const struct qla_probe_seen *s, struct qla_test_log *log)
 {
 	const struct qla_probe_isp *isp = c->isp;
-	bool edif = isp->edif && c->params.secenable;
 	const struct {
 		u16 id;
 		const char *text;
 		bool want;
 	} lines[] = {
-		{ 0x0021, "ctx_cachep=", isp->ctx_pool || edif },
+		{ 0x0021, "ctx_cachep=", qla_probe_ctx_pool(c) },
 		{ 0x0022, "init_cb=", true },
 		{ 0x0024, "qla2x00_mem_alloc: dif dma pool (good=", !!c->enabledif },
-		{ 0x0025, "dl_dma_pool=", c->enabledif || edif },
+		{ 0x0025, "dl_dma_pool=", qla_probe_dl_pools(c) },
 		{ 0x0026, "sns_cmd: ", isp->sns_cmd },
 		{ 0x0027, "ms_iocb=", !isp->sns_cmd },
 		{ 0x002c, "req=", true },
@@ -1159,7 +1172,7 @@ static void qla_probe_one_test(struct kunit *test)
 	 */
 	if (cache)
 		KUNIT_EXPECT_PTR_EQ(test, ctx_cachep, cache);
-	else if (c->isp->ctx_pool || (c->isp->edif && c->params.secenable))
+	else if (qla_probe_ctx_pool(c))
 		KUNIT_EXPECT_PTR_EQ(test, ctx_cachep, s->ctx_cachep);
 	else
 		KUNIT_EXPECT_NULL(test, ctx_cachep);
