@@ -73,7 +73,8 @@ help:
 	@echo '                    every survivor (TARGET=FILE|FUNCTION[,...] picks some; RECORD=1 writes'
 	@echo '                    the scores to kunit/mutation/scores); two boots at once, one per'
 	@echo '                    core; a mutant booted before over the same tree keeps its outcome'
-	@echo '                    (FRESH=1 boots it again); make check runs a share, check-full all'
+	@echo '                    (FRESH=1 boots it again); MUTANT=ID[,...] boots only those (a'
+	@echo '                    survivor again; ID or its hash); make check runs a share, check-full all'
 	@echo '  make series       the overlay as a git format-patch series (prints its directory);'
 	@echo '                    make check also git-ams it onto the pristine tree'
 	@echo '  make apparmor-blobs  compile kunit/apparmor/profiles/ with apparmor_parser into'
@@ -145,7 +146,8 @@ mutants: setup
 mutation: setup
 	@$(SYNC) -q
 	@kunit/mutation-run --kernel $(KERNEL) --arch $(ARCH) --jobs $(JOBS) \
-		$(if $(TARGET),--target $(TARGET)) $(if $(RECORD),--record) $(if $(FRESH),--fresh)
+		$(if $(TARGET),--target $(TARGET)) $(if $(MUTANT),--mutant $(MUTANT)) \
+		$(if $(RECORD),--record) $(if $(FRESH),--fresh)
 
 series: setup
 	@$(SYNC) -q

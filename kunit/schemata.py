@@ -108,6 +108,17 @@ def chosen(ts: Iterable[targets.Target], kernel: str, want: Optional[str],
 	return [t for t in out if t.path in names or t.function in names]
 
 
+def only(found: List[Tuple[mutagen.Mutant, targets.Target]],
+	 want: str) -> List[Tuple[mutagen.Mutant, targets.Target]]:
+	"""The mutants of @found that @want names, separated by commas: each
+	by its id or the hash that ends it (a survivor's line prints both)."""
+	names = [x for x in want.split(',') if x]
+	for name in names:
+		if not any(name in (m.id, m.id.rsplit(':', 1)[-1]) for m, _ in found):
+			raise common.UsageError(f"MUTANT '{name}' is no mutant of the targets run")
+	return [(m, t) for m, t in found if m.id in names or m.id.rsplit(':', 1)[-1] in names]
+
+
 def generate(tree: str, build: str, ts: List[targets.Target]) -> List[Tuple[mutagen.Mutant, targets.Target]]:
 	"""Every mutant of each target, read from the synced tree with the
 	flags kbuild compiled its file with in @build."""

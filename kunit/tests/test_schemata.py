@@ -175,6 +175,17 @@ class Schemata(unittest.TestCase):
 		with self.assertRaisesRegex(common.UsageError, "TARGET 'g' is no target"):
 			schemata.chosen(ts, '6.12', 'h,g')
 
+	def test_only_named_mutants(self):
+		t = targets.Target('a.c', 'f', 's')
+		found = [(mutagen.Mutant(f'a.c:f:ror:{h}', 'a.c', 'f', 'ror', 1, 0, 1, '<', '<='), t)
+			 for h in ('0123456789', 'abcdef0123', '9999999999')]
+		ids = [m.id for m, _ in schemata.only(found, 'a.c:f:ror:abcdef0123,9999999999')]
+		self.assertEqual(ids, ['a.c:f:ror:abcdef0123', 'a.c:f:ror:9999999999'])
+		with self.assertRaisesRegex(common.UsageError, "MUTANT 'a.c:g:ror:0123456789' is no mutant"):
+			schemata.only(found, 'a.c:g:ror:0123456789')
+		with self.assertRaisesRegex(common.UsageError, "MUTANT 'ror' is no mutant"):
+			schemata.only(found, 'ror')
+
 
 class Baseline(unittest.TestCase):
 	@staticmethod
