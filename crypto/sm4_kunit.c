@@ -815,6 +815,21 @@ static struct crypto_tfm *sm4_tfm_base(struct sm4_tfm *t)
 }
 
 /*
+ * Give an AEAD row, and its reference when it has one of its own, the
+ * whole-block tag that every case but the tag lengths' uses. Returns the
+ * tag's length: 0 for the other kinds.
+ */
+static unsigned int sm4_whole_tag(struct kunit *test, struct sm4_tfm *t, struct sm4_tfm *ref)
+{
+	if (t->kind != SM4_AEAD)
+		return 0;
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, SM4_BLOCK_SIZE), 0);
+	if (ref && ref != t)
+		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, SM4_BLOCK_SIZE), 0);
+	return SM4_BLOCK_SIZE;
+}
+
+/*
  * An arch driver wrote nothing past the context it asked for
  * (cra_ctxsize): the transform is one kzalloc() whose front end comes
  * first and context last, and the rest of its slab object stays zero.
@@ -849,8 +864,7 @@ static void sm4_kat_test(struct kunit *test)
 
 	buf = kunit_kmalloc(test, 256, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	if (t->kind == SM4_AEAD)
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, 16), 0);
+	sm4_whole_tag(test, t, NULL);
 	for (v = sm4_vecs; v < sm4_vecs + ARRAY_SIZE(sm4_vecs); v++) {
 		unsigned int clen = v->len + v->taglen;
 
@@ -889,6 +903,7 @@ static void sm4_kat_test(struct kunit *test)
 #define SM4_SEED 0x534d34	/* "SM4": printed on failure */
 #define SM4_MAX_LEN 4097
 #define SM4_PAD 64
+#define SM4_AAD_LEN 20	/* of the random AEAD requests: RFC 8998's, not a whole block */
 
 /*
  * Lengths: one block, the 4-, 8- and 16-block bulk paths of the AVX,
@@ -1097,9 +1112,8 @@ static void sm4_cross_test(struct kunit *test)
 	const struct sm4_impl *impl = test->param_value;
 	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
 	struct sm4_tfm *ref = sm4_alloc_ref(test, impl);
-	unsigned int taglen = impl->kind == SM4_AEAD ? 16 : 0;
-	unsigned int klen = sm4_key_len(impl);
-	unsigned int alens[] = { 0, 20 };
+	unsigned int klen = sm4_key_len(impl), taglen;
+	unsigned int alens[] = { 0, SM4_AAD_LEN };
 	u8 key[2 * SM4_KEY_SIZE], iv[2 * SM4_BLOCK_SIZE];
 	struct rnd_state rnd;
 	unsigned int li, i, a;
@@ -1115,10 +1129,7 @@ static void sm4_cross_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	KUNIT_ASSERT_NOT_NULL(test, want);
 	sm4_random_key_iv(&rnd, impl, key, sizeof(key), iv, sizeof(iv));
-	if (t->kind == SM4_AEAD) {
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, taglen), 0);
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, taglen), 0);
-	}
+	taglen = sm4_whole_tag(test, t, ref);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(t, key, klen), 0);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(ref, key, klen), 0);
 
@@ -1190,10 +1201,8 @@ static void sm4_bad_key_test(struct kunit *test)
 		key[i] = i * 7 + 1;
 	for (i = 0; i < nbad; i++) {
 		struct sm4_tfm *t = sm4_alloc_impl(test, impl);
-		unsigned int taglen = t->kind == SM4_AEAD ? 16 : 0;
+		unsigned int taglen = sm4_whole_tag(test, t, NULL);
 
-		if (taglen)
-			KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, taglen), 0);
 		KUNIT_EXPECT_EQ_MSG(test, sm4_setkey(t, key, bad[i]), -EINVAL,
 				    "setkey with %u bytes", bad[i]);
 		if (impl->ref)
@@ -1377,18 +1386,14 @@ static void sm4_neon_softirq_test(struct kunit *test)
 	s->key = key;
 	s->klen = sm4_key_len(impl);
 	s->iv = iv;
-	s->alen = impl->kind == SM4_AEAD ? 20 : 0;
-	s->taglen = impl->kind == SM4_AEAD ? SM4_BLOCK_SIZE : 0;
+	s->taglen = sm4_whole_tag(test, t, ref);
+	s->alen = s->taglen ? SM4_AAD_LEN : 0;
 	/* a cipher row goes block by block: a few blocks say it all */
 	s->len = impl->kind == SM4_CIPHER ? 64 : SM4_NEON_LEN;
 	if (!sm4_any_length(impl))
 		s->len = round_down(s->len, SM4_BLOCK_SIZE);
 	s->in = page + PAGE_SIZE - 50;
 	prandom_bytes_state(&rnd, s->in, s->alen + s->len);
-	if (impl->kind == SM4_AEAD) {
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, s->taglen), 0);
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, s->taglen), 0);
-	}
 	KUNIT_ASSERT_EQ(test, sm4_setkey(ref, key, s->klen), 0);
 	KUNIT_ASSERT_EQ(test, sm4_crypt_buf(ref, true, iv, s->alen, s->in, ref_ct, s->len,
 					    s->len + s->taglen), 0);
@@ -1541,18 +1546,13 @@ static void sm4_neon_interrupted_test(struct kunit *test)
 	const struct sm4_impl *impl = test->param_value;
 	struct sm4_tfm *t = sm4_alloc_impl(test, impl);
 	struct sm4_tfm *ref = sm4_alloc_ref(test, impl);
-	unsigned int klen = sm4_key_len(impl), alen = 0, taglen = 0, len = SM4_IRQ_LEN;
+	unsigned int klen = sm4_key_len(impl), taglen = sm4_whole_tag(test, t, ref);
+	unsigned int alen = taglen ? SM4_AAD_LEN : 0, len = SM4_IRQ_LEN;
 	u8 key[2 * SM4_KEY_SIZE], iv[2 * SM4_BLOCK_SIZE];
 	struct sm4_neon_irq *x;
 	struct rnd_state rnd;
 	u8 *in;
 
-	if (impl->kind == SM4_AEAD) {
-		alen = 20;
-		taglen = SM4_BLOCK_SIZE;
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, taglen), 0);
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, taglen), 0);
-	}
 	if (!sm4_any_length(impl))
 		len = round_down(len, SM4_BLOCK_SIZE);
 	x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
@@ -1617,7 +1617,7 @@ static void sm4_bad_tag_test(struct kunit *test)
 	unsigned int flip[3], i;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, 16), 0);
+	sm4_whole_tag(test, t, NULL);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(t, v->key, v->klen), 0);
 	/* One bit of the tag, of the ciphertext, of the AAD. */
 	flip[0] = v->alen + v->len + 15;
@@ -1733,7 +1733,6 @@ static void sm4_alloc_fail_nth_test(struct kunit *test)
 /* A request of every skcipher and AEAD row, in a layout that cuts blocks. */
 #define SM4_NTH_LEN 512
 #define SM4_NTH_TAIL 5	/* past the last block, for the modes that take any length */
-#define SM4_NTH_ALEN 20
 
 static bool sm4_request(const struct sm4_impl *impl)
 {
@@ -1845,11 +1844,8 @@ static void sm4_req_fail_nth_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	w->t = sm4_alloc_impl(test, impl);
-	if (impl->kind == SM4_AEAD) {
-		w->alen = SM4_NTH_ALEN;
-		w->taglen = SM4_BLOCK_SIZE;
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(w->t->aead, w->taglen), 0);
-	}
+	w->taglen = sm4_whole_tag(test, w->t, NULL);
+	w->alen = w->taglen ? SM4_AAD_LEN : 0;
 	w->len = SM4_NTH_LEN + (sm4_any_length(impl) ? SM4_NTH_TAIL : 0);
 	tot = w->alen + w->len + w->taglen;
 	w->in = kunit_kmalloc(test, tot, GFP_KERNEL);
@@ -2192,9 +2188,8 @@ static void sm4_ccm_nonce_test(struct kunit *test)
 	want = kunit_kmalloc(test, 256, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, want);
-	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, 16), 0);
+	sm4_whole_tag(test, t, ref);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(t, v->key, v->klen), 0);
-	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, 16), 0);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(ref, v->key, v->klen), 0);
 
 	for (lm1 = 0; lm1 <= 8; lm1++) {
@@ -2305,12 +2300,10 @@ static void sm4_ccm_len_test(struct kunit *test)
 	struct scatterlist *sg;
 	unsigned int tot;
 
+	sm4_whole_tag(test, t, ref);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(t, gbt_key, SM4_KEY_SIZE), 0);
-	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, SM4_BLOCK_SIZE), 0);
-	if (ref) {
+	if (ref)
 		KUNIT_ASSERT_EQ(test, sm4_setkey(ref, gbt_key, SM4_KEY_SIZE), 0);
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, SM4_BLOCK_SIZE), 0);
-	}
 	for (c = sm4_ccm_len_cases; c < sm4_ccm_len_cases + ARRAY_SIZE(sm4_ccm_len_cases); c++) {
 		memset(iv, 0, sizeof(iv));
 		iv[0] = c->lm1;
@@ -2431,12 +2424,10 @@ static void sm4_aead_layout_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	KUNIT_ASSERT_NOT_NULL(test, want);
 	sm4_random_key_iv(&rnd, impl, key, sizeof(key), iv, sizeof(iv));
+	sm4_whole_tag(test, t, ref);
 	KUNIT_ASSERT_EQ(test, sm4_setkey(t, key, sizeof(key)), 0);
-	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(t->aead, SM4_BLOCK_SIZE), 0);
-	if (ref != t) {
+	if (ref != t)
 		KUNIT_ASSERT_EQ(test, sm4_setkey(ref, key, sizeof(key)), 0);
-		KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(ref->aead, SM4_BLOCK_SIZE), 0);
-	}
 
 	for (l = sm4_aead_layouts; l < sm4_aead_layouts + ARRAY_SIZE(sm4_aead_layouts); l++) {
 		if (l->empty && ref == t)
