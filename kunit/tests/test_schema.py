@@ -93,6 +93,34 @@ class Schemata(unittest.TestCase):
 					continue	# undefined behaviour may differ
 				self.assertEqual(self.run_it(exe, str(s.numbers[m.id])), want)
 
+	def test_a_chain_of_operators_grows_the_file_linearly(self):
+		# qla2x00_probe_one()'s 20 "pdev->device == X ||": each || swapped
+		# holds the chain on its left as written, not with its choices
+		terms = 16
+		cond = ' || '.join(f'x == {i}' for i in range(terms))
+		src = self.write('chain.c', (HARNESS + f'int f(int x)\n{{\n\tif ({cond})\n'
+					     '\t\treturn 1;\n\treturn 0;\n}\n').encode())
+		ms = mutagen.mutants(src, 'f')
+		self.assertGreater(len([m for m in ms if m.operator == 'lcr']), terms - 2)
+		with open(src, 'rb') as f:
+			text = f.read()
+		s = schema.rewrite(text, ms)
+		self.assertEqual(s.left_out, {})
+		self.assertLess(len(s.text), 100 * len(text) + 2 * len(cond) * len(ms))
+		main = b'int main(int c, char **v)\n{\n\tkunit_mutant_id = atoi(v[1]);\n' \
+		       b'\treturn f(atoi(v[2]));\n}\n'
+		exe = self.build('chain', s.text + main)
+		# the outermost and innermost swaps, and a comparison inside both
+		for m in [ms[0], ms[-1]] + [m for m in ms if m.diff_line() == 'x == 7 -> x != 7']:
+			one = self.build('one', m.apply(text) + main)
+			for x in ('-1', '0', '7', str(terms - 1)):
+				with self.subTest(mutant=m.diff_line(), x=x):
+					self.assertEqual(subprocess.run([exe, str(s.numbers[m.id]), x],
+									check=False).returncode,
+							 subprocess.run([one, '0', x], check=False).returncode)
+				self.assertEqual(subprocess.run([exe, '0', x], check=False).returncode,
+						 1 if x in ('0', '7', str(terms - 1)) else 0)
+
 	def test_crossing_ranges_are_left_out_with_why(self):
 		a = mutagen.Mutant('a', 'x.c', 'f', 'const', 1, 0, 5, '12345', '0')
 		b = mutagen.Mutant('b', 'x.c', 'f', 'const', 1, 3, 8, '45678', '0')
