@@ -110,16 +110,19 @@ class Schemata(unittest.TestCase):
 		main = b'int main(int c, char **v)\n{\n\tkunit_mutant_id = atoi(v[1]);\n' \
 		       b'\treturn f(atoi(v[2]));\n}\n'
 		exe = self.build('chain', s.text + main)
-		# the outermost and innermost swaps, and a comparison inside both
-		for m in [ms[0], ms[-1]] + [m for m in ms if m.diff_line() == 'x == 7 -> x != 7']:
+		xs = ('-1', '0', '7', str(terms - 1))
+		for x in xs:
+			self.assertEqual(subprocess.run([exe, '0', x], check=False).returncode,
+					 0 if x == '-1' else 1)
+		# the first and the last || swapped, and a comparison inside both
+		swaps = [m for m in ms if m.operator == 'lcr']
+		for m in [swaps[0], swaps[-1]] + [m for m in ms if m.diff_line() == 'x == 7 -> x != 7']:
 			one = self.build('one', m.apply(text) + main)
-			for x in ('-1', '0', '7', str(terms - 1)):
+			for x in xs:
 				with self.subTest(mutant=m.diff_line(), x=x):
 					self.assertEqual(subprocess.run([exe, str(s.numbers[m.id]), x],
 									check=False).returncode,
 							 subprocess.run([one, '0', x], check=False).returncode)
-				self.assertEqual(subprocess.run([exe, '0', x], check=False).returncode,
-						 1 if x in ('0', '7', str(terms - 1)) else 0)
 
 	def test_crossing_ranges_are_left_out_with_why(self):
 		a = mutagen.Mutant('a', 'x.c', 'f', 'const', 1, 0, 5, '12345', '0')
